@@ -1,0 +1,180 @@
+"""The signature file format, as pydantic models.
+
+This module is the single definition of what a file under ``kb/`` may contain. It is imported only
+when the knowledge base is (re)validated: by ``trtdoctor kb check``, and when the compiled cache is
+stale. The explain path reads the compiled cache and never imports pydantic.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+ID_RE = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+VERSION_RE = r"^\d+(?:\.\d+){0,3}$"
+SPEC_RE = r"^\s*(?:(?:==|!=|>=|<=|>|<)\s*\d+(?:\.\d+){0,3}\s*)(?:,\s*(?:==|!=|>=|<=|>|<)\s*\d+(?:\.\d+){0,3}\s*)*$"
+
+Category = Literal["export", "parser", "builder", "runtime", "environment"]
+Kind = Literal["error", "consequence", "warning"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+class Pattern(_Strict):
+    """One regular expression that recognises the message. Named groups become facts."""
+
+    regex: str = Field(description="Regular expression (RE2 syntax, also valid in Python). Named groups "
+                       "(?P<name>...) are captured as facts.")
+    confidence: float = Field(0.9, ge=0.05, le=0.99,
+                              description="How sure a match of this pattern alone makes the diagnosis.")
+
+    @field_validator("regex")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"does not compile: {exc}") from None
+        return value
+
+
+class Evidence(_Strict):
+    """One test that selects a candidate cause. Exactly one of expr, line, no_line, tensorrt, probe."""
+
+    says: str = Field(description="What this evidence means, in a sentence a user reads in the report.")
+    expr: str | None = Field(None, description="Boolean expression over the captured numbers and facts, "
+                             "e.g. 'count == expected * groups'.")
+    line: str | None = Field(None, description="Regex that must match some line of the log.")
+    no_line: str | None = Field(None, description="Regex that must match no line of the log.")
+    tensorrt: str | None = Field(None, description="Version specifier the log's TensorRT version must meet.")
+    probe: str | None = Field(None, description="Id of a confirmation probe that must report 'confirmed'.")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> "Evidence":
+        given = [k for k in ("expr", "line", "no_line", "tensorrt", "probe") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(f"give exactly one of expr, line, no_line, tensorrt, probe (got {given or 'none'})")
+        for key in ("line", "no_line"):
+            value = getattr(self, key)
+            if value is not None:
+                try:
+                    re.compile(value)
+                except re.error as exc:
+                    raise ValueError(f"{key} does not compile: {exc}") from None
+        if self.tensorrt is not None and not re.match(SPEC_RE, self.tensorrt):
+            raise ValueError(f"tensorrt must be a version specifier like '>=8.5,<10.3', got {self.tensorrt!r}")
+        if self.probe is not None and not re.match(ID_RE, self.probe):
+            raise ValueError(f"probe must be an id like 'conv-weights-not-constant', got {self.probe!r}")
+        if self.expr is not None:
+            from trtdoctor.expr import ExprError, compile_expr
+
+            try:
+                compile_expr(self.expr)
+            except ExprError as exc:
+                raise ValueError(f"expr {exc}") from None
+        return self
+
+
+class Cause(_Strict):
+    """One of several causes behind the same message, with the evidence that selects it."""
+
+    id: str = Field(pattern=ID_RE)
+    title: str = Field(min_length=10, max_length=160)
+    cause: str = Field(min_length=20)
+    remedy: list[str] = Field(min_length=1)
+    when: list[Evidence] = Field(default_factory=list,
+                                 description="All must hold for the cause to be selected; empty means "
+                                 "'the most common cause when nothing else is shown'.")
+
+
+class TensorRTVersions(_Strict):
+    affected: str | None = Field(None, description="Versions that show the error, e.g. '>=8.5,<10.3'.")
+    fixed_in: str | None = Field(None, description="First version without the error, e.g. '10.3'.")
+
+    @field_validator("affected")
+    @classmethod
+    def _spec(cls, value: str | None) -> str | None:
+        if value is not None and not re.match(SPEC_RE, value):
+            raise ValueError(f"must be a version specifier like '>=8.5,<10.3', got {value!r}")
+        return value
+
+    @field_validator("fixed_in")
+    @classmethod
+    def _version(cls, value: str | None) -> str | None:
+        if value is not None and not re.match(VERSION_RE, value):
+            raise ValueError(f"must be a version like '10.3', got {value!r}")
+        return value
+
+
+class Signature(_Strict):
+    """A signature file: the documentation of one TensorRT failure and how to recognise it."""
+
+    id: str = Field(pattern=ID_RE, description="Equal to the file name without .yaml.")
+    title: str = Field(min_length=10, max_length=160, description="The root cause, in one line.")
+    category: Category
+    kind: Kind = Field("error", description="error: a root cause. consequence: a line that only follows "
+                       "another error (never outranks a cause). warning: noted, never a diagnosis alone.")
+    message: str = Field(min_length=5, description="The message as users see it, numbers shown as N.")
+    patterns: list[Pattern] = Field(min_length=1)
+    tensorrt: TensorRTVersions = Field(default_factory=TensorRTVersions)
+    cause: str = Field(min_length=20, description="Why it happens, in the project's own words.")
+    remedy: list[str] = Field(min_length=1, description="Ordered steps, most effective first.")
+    causes: list[Cause] = Field(default_factory=list)
+    probes: list[str] = Field(default_factory=list, description="Confirmation probes that check this.")
+    references: list[str] = Field(min_length=1, description="Public threads the signature was learnt from.")
+
+    @field_validator("references")
+    @classmethod
+    def _urls(cls, value: list[str]) -> list[str]:
+        for url in value:
+            if not re.match(r"^https://[A-Za-z0-9.-]+\.[A-Za-z]{2,}/\S*$", url):
+                raise ValueError(f"not an https URL: {url!r}")
+        if len(set(value)) != len(value):
+            raise ValueError("duplicate reference")
+        return value
+
+    @field_validator("probes")
+    @classmethod
+    def _probe_ids(cls, value: list[str]) -> list[str]:
+        for probe in value:
+            if not re.match(ID_RE, probe):
+                raise ValueError(f"probe must be an id, got {probe!r}")
+        return value
+
+    @model_validator(mode="after")
+    def _causes(self) -> "Signature":
+        ids = [c.id for c in self.causes]
+        if len(set(ids)) != len(ids):
+            raise ValueError("cause ids must be unique")
+        if len(self.causes) == 1:
+            raise ValueError("give two or more causes, or none (cause/remedy then say it all)")
+        return self
+
+
+class CorpusSource(_Strict):
+    """The sidecar file beside each corpus log: where the log came from."""
+
+    source: str = Field(description="URL of the public thread the log was copied from.")
+    tensorrt: str = Field(description="TensorRT version the log was produced with, or 'unknown'.")
+    tool: Literal["trtexec", "python-api", "polygraphy", "torch-tensorrt", "onnxruntime", "onnx-tensorrt",
+                  "tensorrtx", "mmdeploy", "ultralytics", "tf-trt", "deepstream", "triton", "other"]
+    cause: str | None = Field(None, description="Id of the candidate cause the thread established, if any.")
+    note: str | None = None
+
+    @field_validator("source")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        if not re.match(r"^https://[A-Za-z0-9.-]+\.[A-Za-z]{2,}/\S*$", value):
+            raise ValueError(f"not an https URL: {value!r}")
+        return value
+
+    @field_validator("tensorrt")
+    @classmethod
+    def _version(cls, value: str) -> str:
+        if value != "unknown" and not re.match(VERSION_RE, value):
+            raise ValueError(f"must be a version like '8.5.3' or 'unknown', got {value!r}")
+        return value
