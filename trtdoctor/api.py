@@ -1,0 +1,81 @@
+"""The public Python API. The CLI is a thin layer over these functions."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import BinaryIO
+
+from trtdoctor import diagnose, facts as facts_mod, read, scan as scan_mod
+from trtdoctor.diagnose import EvidenceLine
+from trtdoctor.kb.compiled import KnowledgeBase
+from trtdoctor.kb.load import load as load_kb
+from trtdoctor.match import Matcher
+from trtdoctor.read import InputError
+from trtdoctor.report import Report
+
+__all__ = ["InputError", "explain", "explain_stream", "knowledge_base"]
+
+_CACHE: dict[tuple[str, ...], tuple[KnowledgeBase, Matcher]] = {}
+
+
+def knowledge_base(kb_dirs: Iterable[str | os.PathLike[str]] = ()) -> tuple[KnowledgeBase, Matcher]:
+    """The bundled knowledge base plus extra directories, compiled once per process."""
+    key = tuple(str(Path(d)) for d in kb_dirs) + (os.environ.get("TRTDOCTOR_KB", ""),)
+    if key not in _CACHE:
+        kb = load_kb(kb_dirs)
+        _CACHE[key] = (kb, Matcher(kb))
+    return _CACHE[key]
+
+
+def explain(text_or_path: str | bytes | os.PathLike[str], *, kb_dirs: Iterable[str | os.PathLike[str]] = (),
+            min_confidence: float = 0.3, classifier: bool = True,
+            probe_outcomes: Mapping[str, str] | None = None) -> Report:
+    """Explain a TensorRT log.
+
+    ``text_or_path`` is a path (``pathlib.Path``, or a one-line ``str`` naming an existing file), the log
+    as ``bytes``, or the log as ``str``. Raises ``InputError`` for input that is not a readable text log.
+    """
+    if isinstance(text_or_path, bytes):
+        return explain_stream(io.BytesIO(text_or_path), source="<bytes>", kb_dirs=kb_dirs,
+                              min_confidence=min_confidence, classifier=classifier, probe_outcomes=probe_outcomes)
+    if isinstance(text_or_path, os.PathLike) or (
+            isinstance(text_or_path, str) and "\n" not in text_or_path and len(text_or_path) < 4096
+            and os.path.isfile(text_or_path)):
+        path = os.fspath(text_or_path)
+        with read.open_input(path) as stream:
+            return explain_stream(stream, source=path, kb_dirs=kb_dirs, min_confidence=min_confidence,
+                                  classifier=classifier, probe_outcomes=probe_outcomes)
+    if isinstance(text_or_path, str):
+        return explain_stream(io.BytesIO(text_or_path.encode("utf-8", "surrogatepass")), source="<text>",
+                              kb_dirs=kb_dirs, min_confidence=min_confidence, classifier=classifier,
+                              probe_outcomes=probe_outcomes)
+    raise TypeError(f"explain() takes a path, str or bytes, not {type(text_or_path).__name__}")
+
+
+def explain_stream(stream: BinaryIO, *, source: str = "<stream>", kb_dirs: Iterable[str | os.PathLike[str]] = (),
+                   min_confidence: float = 0.3, classifier: bool = True,
+                   probe_outcomes: Mapping[str, str] | None = None) -> Report:
+    """Explain a log read from a binary stream (a file, a pipe, standard input)."""
+    return explain_chunks(read.chunks(stream), source=source, kb_dirs=kb_dirs, min_confidence=min_confidence,
+                          classifier=classifier, probe_outcomes=probe_outcomes)
+
+
+def explain_chunks(chunks: Iterator[read.Chunk], *, source: str, kb_dirs: Iterable[str | os.PathLike[str]] = (),
+                   min_confidence: float = 0.3, classifier: bool = True,
+                   probe_outcomes: Mapping[str, str] | None = None) -> Report:
+    kb, matcher = knowledge_base(kb_dirs)
+    result = scan_mod.scan(chunks, matcher.literals | set(facts_mod.LITERALS) | set(facts_mod.ERROR_MARKERS))
+    log_facts = facts_mod.extract(result.lines)
+    hits = matcher.hits(result.lines)
+    ranking = diagnose.rank(kb, matcher, hits, log_facts, result.lines, min_confidence=min_confidence,
+                            probe_outcomes=probe_outcomes)
+    claimed = {h.line.number for h in hits}
+    error_lines = [EvidenceLine(ln.number, ln.text.strip(), "unclaimed") for ln in result.lines
+                   if ln.severity == "error" and ln.number not in claimed][:10]
+    report = Report(source=source, lines=result.total_lines, bytes=result.total_bytes, facts=log_facts,
+                    diagnoses=ranking.diagnoses, candidates=ranking.candidates, notes=ranking.notes,
+                    error_lines=error_lines)
+    return report

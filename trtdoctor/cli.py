@@ -1,0 +1,179 @@
+"""The command line: a thin layer over ``trtdoctor.api``.
+
+Exit codes (also in the README):
+  0  a diagnosis was made (for several inputs: at least one was diagnosed)
+  1  nothing known matched
+  2  bad usage, or an input that cannot be read as a log
+  For ``trtdoctor run``: the wrapped command's own exit code.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from trtdoctor.report import EXIT_BAD_INPUT, EXIT_DIAGNOSED, EXIT_UNKNOWN
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
+                  help="Explain why a TensorRT build failed: root cause, evidence, remedy, versions.")
+kb_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Browse and check the knowledge base of signatures.")
+app.add_typer(kb_app, name="kb")
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+    github = "github"
+
+
+KbOption = Annotated[Optional[list[Path]], typer.Option(
+    "--kb", help="Extra directory of signature files (repeatable; also $TRTDOCTOR_KB).", show_default=False)]
+
+
+def _fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
+    typer.echo(f"trtdoctor: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _write(text: str) -> None:
+    try:
+        sys.stdout.write(text + ("\n" if not text.endswith("\n") else ""))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop writing, quietly, like other Unix tools.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def _expand(paths: list[str]) -> list[str]:
+    out: list[str] = []
+    for p in paths:
+        if p != "-" and os.path.isdir(p):
+            found = sorted(str(f) for f in Path(p).rglob("*") if f.is_file() and not f.name.startswith("."))
+            if not found:
+                raise _fail(f"{p}: directory holds no files")
+            out.extend(found)
+        else:
+            out.append(p)
+    return out
+
+
+@app.command()
+def explain(
+    files: Annotated[Optional[list[str]], typer.Argument(
+        help="Log files or directories; '-' or nothing reads standard input.", show_default=False)] = None,
+    format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
+    min_confidence: Annotated[float, typer.Option(
+        "--min-confidence", min=0.0, max=1.0, help="Below this, abstain and list candidates.")] = 0.3,
+    patterns_only: Annotated[bool, typer.Option(
+        "--patterns-only", help="Use the regex patterns alone, not the classifier.")] = False,
+    kb: KbOption = None,
+    tee: Annotated[bool, typer.Option(
+        "--tee", help="Pass the log through to standard output unchanged, then print the diagnosis.")] = False,
+    summary: Annotated[bool, typer.Option("--summary", help="For many logs: one table of counts per signature.")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="Parallel workers for many logs (0: all cores).")] = 1,
+    model: Annotated[Optional[Path], typer.Option(
+        "--model", help="ONNX model to probe, confirming or refuting the diagnosis.")] = None,
+    colour: Annotated[Optional[bool], typer.Option("--colour/--no-colour", "--color/--no-color",
+                                                   help="Colour the text report (default: when a terminal).")] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show references and candidates for every diagnosis.")] = False,
+) -> None:
+    """Explain a TensorRT log: `trtexec ... 2>&1 | trtdoctor explain`."""
+    from trtdoctor import api
+    from trtdoctor.kb.load import KnowledgeBaseError
+    from trtdoctor.render import render
+
+    inputs = _expand(files or ["-"])
+    if tee and inputs != ["-"]:
+        raise _fail("--tee reads standard input only")
+    use_colour = sys.stdout.isatty() if colour is None else colour
+    try:
+        api.knowledge_base(kb or ())
+    except KnowledgeBaseError as exc:
+        raise _fail(f"knowledge base: {exc}") from None
+
+    options = dict(kb_dirs=kb or (), min_confidence=min_confidence, classifier=not patterns_only)
+    if len(inputs) == 1 and not summary:
+        try:
+            if tee:
+                from trtdoctor.run import tee_stdin
+
+                report = tee_stdin(**options)
+            elif inputs[0] == "-":
+                report = api.explain_stream(sys.stdin.buffer, source="<stdin>", **options)
+            else:
+                report = api.explain(Path(inputs[0]), **options)
+        except api.InputError as exc:
+            raise _fail(str(exc)) from None
+        if model is not None:
+            from trtdoctor.confirm import confirm_report
+
+            confirm_report(report, model)
+        _write(render(report, format.value, colour=use_colour, verbose=verbose))
+        raise typer.Exit(report.exit_code)
+
+    from trtdoctor.batch import explain_many, render_summary
+
+    results = explain_many(inputs, jobs=jobs, **options)
+    bad = 0
+    diagnosed = 0
+    for path, report, error in results:
+        if error is not None:
+            typer.echo(f"trtdoctor: {error}", err=True)
+            bad += 1
+            continue
+        diagnosed += bool(report.diagnoses)
+        if not summary:
+            _write(render(report, format.value, colour=use_colour, verbose=verbose) + "\n")
+    if summary:
+        _write(render_summary([r for _, r, e in results if e is None], format.value))
+    if bad:
+        raise typer.Exit(EXIT_BAD_INPUT)
+    raise typer.Exit(EXIT_DIAGNOSED if diagnosed else EXIT_UNKNOWN)
+
+
+@kb_app.command("list")
+def kb_list(kb: KbOption = None,
+            category: Annotated[Optional[str], typer.Option(help="Only this category.")] = None) -> None:
+    """List the signatures."""
+    from trtdoctor import api
+    from trtdoctor.kb.load import KnowledgeBaseError
+
+    try:
+        knowledge, _ = api.knowledge_base(kb or ())
+    except KnowledgeBaseError as exc:
+        raise _fail(f"knowledge base: {exc}") from None
+    for sig in sorted(knowledge.signatures, key=lambda s: (s.category, s.id)):
+        if category and sig.category != category:
+            continue
+        _write(f"{sig.category:<12} {sig.kind:<12} {sig.id:<40} {sig.title}")
+
+
+@kb_app.command("show")
+def kb_show(signature_id: Annotated[str, typer.Argument(help="Signature id.")], kb: KbOption = None) -> None:
+    """Show a signature file."""
+    from trtdoctor import api
+    from trtdoctor.kb.load import KnowledgeBaseError
+
+    try:
+        knowledge, _ = api.knowledge_base(kb or ())
+    except KnowledgeBaseError as exc:
+        raise _fail(f"knowledge base: {exc}") from None
+    sig = knowledge.get(signature_id)
+    if sig is None:
+        raise _fail(f"no signature {signature_id!r}; see 'trtdoctor kb list'")
+    _write(Path(sig.path).read_text(encoding="utf-8"))
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Confirmation: probes of the model, the GPU and a rebuild, that check a diagnosis."""

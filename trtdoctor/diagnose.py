@@ -1,0 +1,299 @@
+"""From signature hits to ranked diagnoses.
+
+Rules, in order:
+- A signature with hits gives a diagnosis; its confidence combines the confidences of the distinct
+  patterns that matched (two independent witnesses are stronger than one).
+- ``warning`` signatures are notes, never diagnoses.
+- ``consequence`` signatures never outrank a cause: with any error diagnosis present they are folded
+  into it ("followed by ..."); alone they give a capped, low-confidence diagnosis whose text says that
+  the real error is earlier or missing.
+- Where one message has several causes, each cause's evidence is tested (true / false / unknown) and
+  the best supported cause not contradicted is selected; the others are reported as runners-up.
+- A diagnosis whose every evidence line is already evidence of a stronger diagnosis is the same
+  failure seen through a more generic signature: it becomes a candidate, not a second diagnosis.
+- Below ``min_confidence`` a diagnosis becomes a candidate, and the report abstains.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from trtdoctor import versions
+from trtdoctor.expr import compile_expr, evaluate
+from trtdoctor.facts import LogFacts
+from trtdoctor.kb.compiled import CauseSpec, KnowledgeBase, Signature
+from trtdoctor.lines import LogLine
+from trtdoctor.match import Hit, Matcher
+
+CONSEQUENCE_CAP = 0.35
+MAX_EVIDENCE = 6
+
+
+@dataclass(frozen=True)
+class EvidenceLine:
+    line: int
+    text: str
+    role: str = "match"   # 'match' (a pattern of this signature) | 'consequence' | 'cause-evidence' | 'node'
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "text": self.text, "role": self.role}
+
+
+@dataclass(frozen=True)
+class Check:
+    says: str
+    holds: bool | None    # None: the log does not show enough to tell
+    line: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"says": self.says, "holds": self.holds, "line": self.line}
+
+
+@dataclass(frozen=True)
+class CauseResult:
+    id: str
+    title: str
+    selected: bool
+    ruled_out: bool
+    checks: tuple[Check, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title, "selected": self.selected, "ruled_out": self.ruled_out,
+                "checks": [c.to_dict() for c in self.checks]}
+
+
+@dataclass
+class Diagnosis:
+    id: str
+    title: str
+    category: str
+    kind: str
+    confidence: float
+    decided_by: str                      # 'pattern' | 'classifier' | 'both'
+    evidence: list[EvidenceLine]
+    facts: dict[str, Any]
+    cause: str
+    remedy: list[str]
+    advice: str
+    references: list[str]
+    causes: list[CauseResult] = field(default_factory=list)
+    repeats: int = 0                     # further matching lines not listed in evidence
+    followed_by: list[str] = field(default_factory=list)
+    probes: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def selected_cause(self) -> CauseResult | None:
+        return next((c for c in self.causes if c.selected), None)
+
+    @property
+    def first_line(self) -> int:
+        return min((e.line for e in self.evidence if e.role == "match"), default=0)
+
+    def to_dict(self) -> dict[str, Any]:
+        selected = self.selected_cause
+        return {
+            "id": self.id, "title": self.title, "category": self.category, "kind": self.kind,
+            "confidence": round(self.confidence, 3), "decided_by": self.decided_by,
+            "evidence": [e.to_dict() for e in self.evidence], "repeats": self.repeats, "facts": self.facts,
+            "cause": self.cause, "remedy": list(self.remedy), "advice": self.advice,
+            "references": list(self.references),
+            "selected_cause": selected.id if selected else None,
+            "causes": [c.to_dict() for c in self.causes], "followed_by": list(self.followed_by),
+            "probes": list(self.probes),
+        }
+
+
+@dataclass(frozen=True)
+class Candidate:
+    id: str
+    title: str
+    confidence: float
+    why: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title, "confidence": round(self.confidence, 3), "why": self.why}
+
+
+@dataclass(frozen=True)
+class Note:
+    id: str
+    title: str
+    line: int
+    text: str
+    count: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title, "line": self.line, "text": self.text, "count": self.count}
+
+
+@dataclass
+class Ranking:
+    diagnoses: list[Diagnosis]
+    candidates: list[Candidate]
+    notes: list[Note]
+
+
+def _number(value: str) -> Any:
+    return int(value) if value.isdigit() else value
+
+
+def rank(kb: KnowledgeBase, matcher: Matcher, hits: Sequence[Hit], facts: LogFacts, lines: Sequence[LogLine],
+         *, min_confidence: float = 0.3, probe_outcomes: Mapping[str, str] | None = None) -> Ranking:
+    by_sig: dict[str, list[Hit]] = {}
+    for hit in hits:
+        by_sig.setdefault(hit.signature, []).append(hit)
+
+    diagnoses: list[Diagnosis] = []
+    consequences: list[Diagnosis] = []
+    notes: list[Note] = []
+    for sig_id, sig_hits in by_sig.items():
+        sig = kb.get(sig_id)
+        if sig is None:
+            continue
+        if sig.kind == "warning":
+            first = sig_hits[0].line
+            notes.append(Note(sig.id, sig.title, first.number, first.text.strip(),
+                              len({h.line.number for h in sig_hits})))
+            continue
+        diag = _diagnose(sig, sig_hits, facts, matcher, lines, probe_outcomes or {})
+        (consequences if sig.kind == "consequence" else diagnoses).append(diag)
+
+    diagnoses.sort(key=lambda d: (-d.confidence, d.first_line))
+    candidates: list[Candidate] = []
+    kept: list[Diagnosis] = []
+    for diag in diagnoses:
+        lines_here = {e.line for e in diag.evidence if e.role == "match"}
+        stronger = next((k for k in kept if lines_here <= {e.line for e in k.evidence if e.role == "match"}), None)
+        if stronger is not None:
+            candidates.append(Candidate(diag.id, diag.title, diag.confidence,
+                                        f"matches the same lines as {stronger.id}, which is more specific"))
+        else:
+            kept.append(diag)
+    diagnoses = kept
+
+    if diagnoses:
+        top = diagnoses[0]
+        for cons in sorted(consequences, key=lambda d: d.first_line):
+            top.followed_by.append(cons.id)
+            for ev in cons.evidence[:2]:
+                top.evidence.append(EvidenceLine(ev.line, ev.text, "consequence"))
+    else:
+        for cons in consequences:
+            cons.confidence = min(cons.confidence, CONSEQUENCE_CAP)
+        diagnoses = sorted(consequences, key=lambda d: (-d.confidence, d.first_line))
+
+    final: list[Diagnosis] = []
+    for diag in diagnoses:
+        if diag.confidence >= min_confidence:
+            final.append(diag)
+        else:
+            candidates.append(Candidate(diag.id, diag.title, diag.confidence, "a pattern matched, with low confidence"))
+    candidates.sort(key=lambda c: -c.confidence)
+    notes.sort(key=lambda n: n.line)
+    return Ranking(final, candidates, notes)
+
+
+def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher, lines: Sequence[LogLine],
+              probe_outcomes: Mapping[str, str]) -> Diagnosis:
+    patterns_hit = sorted({h.pattern for h in hits})
+    miss = 1.0
+    for i in patterns_hit:
+        miss *= 1.0 - sig.patterns[i].confidence
+    confidence = min(0.99, 1.0 - miss)
+
+    captures: dict[str, Any] = {}
+    for hit in hits:
+        for key, value in hit.captures.items():
+            captures.setdefault(key, _number(value))
+
+    seen: set[int] = set()
+    evidence: list[EvidenceLine] = []
+    for hit in sorted(hits, key=lambda h: h.line.number):
+        if hit.line.number in seen:
+            continue
+        seen.add(hit.line.number)
+        if len(evidence) < MAX_EVIDENCE:
+            evidence.append(EvidenceLine(hit.line.number, hit.line.text.strip()))
+    repeats = len(seen) - len(evidence)
+
+    first = evidence[0].line
+    diag_facts: dict[str, Any] = dict(captures)
+    node = next((n for n in reversed(facts.nodes) if n.line <= first), None)
+    if node is not None and first - node.line <= 50:
+        diag_facts.setdefault("node_number", node.number)
+        if node.op:
+            diag_facts.setdefault("node_op", node.op)
+        if node.name:
+            diag_facts.setdefault("node", node.name)
+        if node.line not in seen:
+            evidence.insert(0, EvidenceLine(node.line, _line_text(lines, node.line), "node"))
+
+    cause_results: list[CauseResult] = []
+    cause_text, remedy = sig.cause, list(sig.remedy)
+    if sig.causes:
+        names = {**facts.names(), **captures}
+        cause_results, chosen = _select_cause(sig.causes, names, facts, matcher, lines, probe_outcomes)
+        cause_text = f"{sig.cause.strip()}\n\n{chosen.title}: {chosen.cause.strip()}"
+        remedy = list(chosen.remedy)
+        for result in cause_results:
+            if result.selected:
+                for check in result.checks:
+                    if check.holds and check.line is not None and check.line not in seen:
+                        evidence.append(EvidenceLine(check.line, _line_text(lines, check.line), "cause-evidence"))
+
+    return Diagnosis(
+        id=sig.id, title=sig.title, category=sig.category, kind=sig.kind, confidence=confidence,
+        decided_by="pattern", evidence=evidence, facts=diag_facts, cause=cause_text.strip(), remedy=remedy,
+        advice=versions.advice(facts.tensorrt, sig.affected, sig.fixed_in), references=list(sig.references),
+        causes=cause_results, repeats=repeats)
+
+
+def _line_text(lines: Sequence[LogLine], number: int) -> str:
+    return next((ln.text.strip() for ln in lines if ln.number == number), "")
+
+
+def _select_cause(causes: Sequence[CauseSpec], names: dict[str, Any], facts: LogFacts, matcher: Matcher,
+                  lines: Sequence[LogLine], probe_outcomes: Mapping[str, str]) -> tuple[list[CauseResult], CauseSpec]:
+    scored: list[tuple[int, int, CauseSpec, list[Check], bool]] = []
+    for order, cause in enumerate(causes):
+        local = dict(names)
+        checks: list[Check] = []
+        for item in cause.when:
+            holds, line = _test(item.test, item.value, local, facts, matcher, lines, probe_outcomes)
+            checks.append(Check(item.says, holds, line))
+        ruled_out = any(c.holds is False for c in checks)
+        score = sum(1 for c in checks if c.holds)
+        scored.append((score, order, cause, checks, ruled_out))
+    alive = [s for s in scored if not s[4]] or scored
+    best = max(alive, key=lambda s: (s[0], -s[1]))
+    results = [CauseResult(c.id, c.title, c is best[2], ruled, tuple(checks))
+               for _, _, c, checks, ruled in scored]
+    return results, best[2]
+
+
+def _test(test: str, value: str, names: dict[str, Any], facts: LogFacts, matcher: Matcher,
+          lines: Sequence[LogLine], probe_outcomes: Mapping[str, str]) -> tuple[bool | None, int | None]:
+    if test == "expr":
+        return evaluate(compile_expr(value), names), None
+    if test in ("line", "no_line"):
+        found = matcher.search_lines(value, lines)
+        if found is not None:
+            line, caps = found
+            for key, cap in caps.items():
+                names.setdefault(key, _number(cap))
+            return (test == "line"), line.number
+        return (test == "no_line"), None
+    if test == "tensorrt":
+        if facts.tensorrt is None:
+            return None, facts.tensorrt_line
+        return versions.satisfies(facts.tensorrt, value), facts.tensorrt_line
+    if test == "probe":
+        outcome = probe_outcomes.get(value)
+        if outcome == "confirmed":
+            return True, None
+        if outcome == "refuted":
+            return False, None
+        return None, None
+    raise ValueError(f"unknown evidence test {test!r}")

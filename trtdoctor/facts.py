@@ -1,0 +1,168 @@
+"""What the log says about its own circumstances: TensorRT version, tool, command, GPU, failing node.
+
+These facts turn a generic diagnosis into a specific one ("fixed in 10.3, and this log is 8.5.5";
+"node 12, a Conv"), and feed the evidence tests that choose between candidate causes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from trtdoctor import versions
+from trtdoctor.lines import LogLine
+
+# Every line a fact is read from contains one of these; the scanner looks for them.
+LITERALS = (
+    "TensorRT", "tensorrt", "trtexec", "polygraphy", "torch_tensorrt", "Torch-TensorRT", "onnxruntime",
+    "TensorrtExecutionProvider", "Ultralytics", "mmdeploy", "While parsing node", "In node ",
+    "Selected Device", "Compute Capability", "Driver Version", "CUDA Version", "CUDA version", "driver version",
+    "microsoft-standard", "WSL", "GeForce", "Tesla", "Quadro", "NVIDIA A", "NVIDIA H", "NVIDIA L", "Jetson",
+    "Orin", "Xavier",
+)
+# Lines that look like errors, kept so that an unrecognised failure can still be shown and classified.
+ERROR_MARKERS = ("[E]", "ERROR", "Error", "error", "Assertion", "failed", "Traceback", "Exception", "FAIL",
+                 "Segmentation fault", "Aborted", "core dumped")
+
+_VERSION_RULES = (
+    re.compile(r"\[TensorRT v(\d{4,6})\]"),
+    re.compile(r"TensorRT[ -]?[Vv]ersion\s*[:=]?\s*v?(\d+\.\d+(?:\.\d+){0,2})"),
+    re.compile(r"TensorRT[- ]v?(\d{1,2}\.\d+\.\d+(?:\.\d+)?)"),
+    re.compile(r"\btensorrt(?:[-_]cu\d+)?\s*(?:==|=|:|\s)\s*v?(\d{1,2}\.\d+\.\d+(?:\.\d+)?)"),
+    re.compile(r"TensorRT (\d{1,2}\.\d+)\b(?!\.)"),
+)
+_TOOL_RULES = (
+    ("trtexec", re.compile(r"TensorRT\.trtexec|\btrtexec\b")),
+    ("polygraphy", re.compile(r"\bpolygraphy\b|POLYGRAPHY")),
+    ("torch-tensorrt", re.compile(r"torch_tensorrt|Torch-TensorRT")),
+    ("onnxruntime", re.compile(r"TensorrtExecutionProvider|onnxruntime|ONNXRuntimeError")),
+    ("mmdeploy", re.compile(r"\bmmdeploy\b")),
+    ("ultralytics", re.compile(r"Ultralytics|TensorRT: (?:starting export|export)")),
+    ("python-api", re.compile(r"\[TRT\] \[[EWIV]\]|\[TensorRT\] (?:ERROR|WARNING|INFO)")),
+)
+_COMMAND = re.compile(r"&&&& RUNNING TensorRT\.trtexec(?: \[TensorRT v\d+\])? # (.+)$")
+_NODE_PARSING = re.compile(r'While parsing node number (\d+) \[(\w+)(?: -> "([^"]*)")?\]')
+_NODE_IN = re.compile(r"In node (\d+) (?:with name: (\S*) and operator: (\w+)|\((\w+)\))")
+_DEVICE = re.compile(r"Selected Device: (.+?)\s*$")
+_GPU_NAME = re.compile(r"((?:NVIDIA )?(?:GeForce|Tesla|Quadro|TITAN|RTX|Jetson)[\w -]*?\w|NVIDIA [AHLT]\d+\w*"
+                       r"(?:[ -]\w+)?|(?:AGX |NX )?(?:Orin|Xavier)\b[\w ]*)")
+_CC = re.compile(r"Compute Capability:?\s*(\d+)\.(\d+)")
+_DRIVER = re.compile(r"[Dd]river [Vv]ersion\s*[:=]?\s*(\d{3,4})(?:\.\d+)*")
+_CUDA = re.compile(r"CUDA [Vv]ersion\s*[:=]?\s*(\d{1,2})\.(\d+)")
+_WSL = re.compile(r"microsoft-standard|\bWSL2?\b")
+
+
+@dataclass(frozen=True)
+class Node:
+    number: int | None
+    op: str | None
+    name: str | None
+    line: int
+
+
+@dataclass
+class LogFacts:
+    tensorrt: tuple[int, ...] | None = None
+    tensorrt_line: int | None = None
+    tool: str | None = None
+    command: str | None = None
+    gpu: str | None = None
+    compute_capability: str | None = None
+    driver: int | None = None
+    cuda: str | None = None
+    wsl: bool = False
+    nodes: list[Node] = field(default_factory=list)
+
+    @property
+    def node(self) -> Node | None:
+        """The ONNX node being parsed when the parser failed: the last one the log names."""
+        return self.nodes[-1] if self.nodes else None
+
+    def names(self) -> dict[str, Any]:
+        """The facts as names for a cause's ``expr`` evidence."""
+        out: dict[str, Any] = {"tool": self.tool, "wsl": 1 if self.wsl else 0}
+        if self.tensorrt:
+            out["tensorrt_major"] = self.tensorrt[0]
+            out["tensorrt_minor"] = self.tensorrt[1] if len(self.tensorrt) > 1 else 0
+        if self.driver is not None:
+            out["driver_major"] = self.driver
+        if self.cuda:
+            out["cuda_major"] = int(self.cuda.split(".")[0])
+        node = self.node
+        if node is not None:
+            out["node_op"] = node.op
+            out["node_number"] = node.number
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["tensorrt"] = versions.show(self.tensorrt) if self.tensorrt else None
+        d["nodes"] = [asdict(n) for n in self.nodes]
+        return d
+
+
+def extract(lines: Iterable[LogLine]) -> LogFacts:
+    facts = LogFacts()
+    tools: dict[str, int] = {}
+    for line in lines:
+        text = line.text
+        if facts.tensorrt is None and ("TensorRT" in text or "tensorrt" in text):
+            version = _version(text)
+            if version is not None:
+                facts.tensorrt, facts.tensorrt_line = version, line.number
+        for name, rx in _TOOL_RULES:
+            if name not in tools and rx.search(text):
+                tools[name] = line.number
+        if facts.command is None:
+            m = _COMMAND.search(text)
+            if m:
+                facts.command = m.group(1).strip()
+        if "While parsing node" in text:
+            m = _NODE_PARSING.search(text)
+            if m:
+                facts.nodes.append(Node(int(m.group(1)), m.group(2), m.group(3) or None, line.number))
+        elif "In node " in text:
+            m = _NODE_IN.search(text)
+            if m:
+                facts.nodes.append(Node(int(m.group(1)), m.group(3) or m.group(4), m.group(2) or None,
+                                        line.number))
+        if facts.gpu is None:
+            m = _DEVICE.search(text) or _GPU_NAME.search(text)
+            if m:
+                facts.gpu = m.group(1).strip()
+        if facts.compute_capability is None:
+            m = _CC.search(text)
+            if m:
+                facts.compute_capability = f"{m.group(1)}.{m.group(2)}"
+        if facts.driver is None:
+            m = _DRIVER.search(text)
+            if m:
+                facts.driver = int(m.group(1))
+        if facts.cuda is None:
+            m = _CUDA.search(text)
+            if m:
+                facts.cuda = f"{m.group(1)}.{m.group(2)}"
+        if not facts.wsl and _WSL.search(text):
+            facts.wsl = True
+    if tools:
+        # A wrapper (Torch-TensorRT, ONNX Runtime, mmdeploy...) names itself and also shows TensorRT's own
+        # lines; the wrapper is the tool the user ran. trtexec and polygraphy announce themselves first.
+        order = ["trtexec", "polygraphy", "torch-tensorrt", "onnxruntime", "mmdeploy", "ultralytics", "python-api"]
+        facts.tool = min(tools, key=order.index)
+    return facts
+
+
+def _version(text: str) -> tuple[int, ...] | None:
+    for i, rx in enumerate(_VERSION_RULES):
+        m = rx.search(text)
+        if not m:
+            continue
+        if i == 0:
+            v = versions.from_packed(m.group(1))
+        else:
+            v = versions.parse(m.group(1))
+        if v and 5 <= v[0] <= 20:  # plausible TensorRT majors; rejects 'tensorrt 1.2.3'-like noise
+            return v[:3]
+    return None

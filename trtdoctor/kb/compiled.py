@@ -1,0 +1,84 @@
+"""The knowledge base in the form the explain path uses: plain, frozen data, cheap to load.
+
+It is built from validated signature files (``trtdoctor.kb.load``) and cached as JSON, so explaining a
+log needs neither PyYAML nor pydantic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class PatternSpec:
+    regex: str
+    confidence: float
+    literals: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceSpec:
+    says: str
+    test: str               # 'expr' | 'line' | 'no_line' | 'tensorrt' | 'probe'
+    value: str
+    literals: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CauseSpec:
+    id: str
+    title: str
+    cause: str
+    remedy: tuple[str, ...]
+    when: tuple[EvidenceSpec, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    id: str
+    title: str
+    category: str
+    kind: str
+    message: str
+    patterns: tuple[PatternSpec, ...]
+    affected: str | None
+    fixed_in: str | None
+    cause: str
+    remedy: tuple[str, ...]
+    causes: tuple[CauseSpec, ...]
+    probes: tuple[str, ...]
+    references: tuple[str, ...]
+    path: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class KnowledgeBase:
+    signatures: tuple[Signature, ...]
+    key: str = ""
+    by_id: dict[str, Signature] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.by_id.update({s.id: s for s in self.signatures})
+
+    def get(self, signature_id: str) -> Signature | None:
+        return self.by_id.get(signature_id)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "signatures": [asdict(s) for s in self.signatures]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "KnowledgeBase":
+        sigs = []
+        for s in data["signatures"]:
+            sigs.append(Signature(
+                id=s["id"], title=s["title"], category=s["category"], kind=s["kind"], message=s["message"],
+                patterns=tuple(PatternSpec(p["regex"], p["confidence"], tuple(p["literals"]))
+                               for p in s["patterns"]),
+                affected=s["affected"], fixed_in=s["fixed_in"], cause=s["cause"], remedy=tuple(s["remedy"]),
+                causes=tuple(CauseSpec(c["id"], c["title"], c["cause"], tuple(c["remedy"]),
+                                       tuple(EvidenceSpec(e["says"], e["test"], e["value"], tuple(e["literals"]))
+                                             for e in c["when"]))
+                             for c in s["causes"]),
+                probes=tuple(s["probes"]), references=tuple(s["references"]), path=s["path"]))
+        return cls(tuple(sigs), data["key"])

@@ -1,0 +1,226 @@
+"""Finding, validating, compiling and caching signature files.
+
+The bundled signatures ship inside the package (``trtdoctor._kb``, which is the repository's ``kb/``).
+Teams add private ones with ``--kb DIR`` or ``TRTDOCTOR_KB`` (directories separated by the path
+separator). The compiled knowledge base is cached as JSON under the user's cache directory, keyed by
+a hash of the signature files' names and contents, so an edit or a pull request is never served stale
+and the explain path skips YAML and pydantic entirely.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from trtdoctor import __version__
+from trtdoctor.kb.compiled import CauseSpec, EvidenceSpec, KnowledgeBase, PatternSpec, Signature
+
+ENV_KB = "TRTDOCTOR_KB"
+ENV_CACHE = "TRTDOCTOR_CACHE_DIR"
+_FORMAT = 1  # bump when the compiled form changes
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a signature file, located for its author."""
+
+    path: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.message}"
+
+
+class KnowledgeBaseError(Exception):
+    def __init__(self, problems: Sequence[Problem]):
+        self.problems = list(problems)
+        first = str(self.problems[0])
+        more = f" (and {len(self.problems) - 1} more problems; run 'trtdoctor kb check')" \
+            if len(self.problems) > 1 else ""
+        super().__init__(first + more)
+
+
+def bundled_dir() -> Path:
+    here = Path(__file__).resolve().parent.parent
+    try:
+        from importlib.resources import files
+
+        bundled = Path(str(files("trtdoctor._kb")))
+        if bundled.is_dir() and any(bundled.glob("*.yaml")):
+            return bundled
+    except (ModuleNotFoundError, TypeError):
+        pass
+    return here.parent / "kb"  # a source checkout that was not installed
+
+
+def kb_dirs(extra: Iterable[str | os.PathLike[str]] = ()) -> list[Path]:
+    dirs = [bundled_dir()]
+    env = os.environ.get(ENV_KB, "")
+    for item in [*extra, *[p for p in env.split(os.pathsep) if p]]:
+        path = Path(item)
+        if path not in dirs:
+            dirs.append(path)
+    return dirs
+
+
+def signature_files(dirs: Iterable[Path]) -> list[Path]:
+    files: list[Path] = []
+    for d in dirs:
+        if not d.is_dir():
+            raise KnowledgeBaseError([Problem(str(d), None, "knowledge-base directory does not exist")])
+        files.extend(sorted(d.glob("*.yaml")))
+    return files
+
+
+def _cache_dir() -> Path:
+    if os.environ.get(ENV_CACHE):
+        return Path(os.environ[ENV_CACHE])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "trtdoctor"
+
+
+def _key(files: Sequence[Path], contents: Sequence[bytes]) -> str:
+    h = hashlib.sha256(f"{__version__}/{_FORMAT}".encode())
+    for path, data in zip(files, contents):
+        h.update(str(path).encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()[:32]
+
+
+def load(extra: Iterable[str | os.PathLike[str]] = (), *, use_cache: bool = True) -> KnowledgeBase:
+    """The knowledge base from the bundled signatures and any extra directories."""
+    files = signature_files(kb_dirs(extra))
+    contents = [f.read_bytes() for f in files]
+    key = _key(files, contents)
+    cache = _cache_dir() / f"kb-{key}.json"
+    if use_cache:
+        try:
+            return KnowledgeBase.from_json(json.loads(cache.read_text(encoding="utf-8")))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    kb = compile_files(files, contents, key)
+    if use_cache:
+        _write_cache(cache, kb)
+    return kb
+
+
+def _write_cache(cache: Path, kb: KnowledgeBase) -> None:
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=".kb-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(kb.to_json(), out)
+        os.replace(tmp, cache)
+    except OSError:
+        pass  # a read-only home only costs the next run a recompile
+
+
+def compile_files(files: Sequence[Path], contents: Sequence[bytes] | None = None, key: str = "") -> KnowledgeBase:
+    """Validate and compile signature files; raise KnowledgeBaseError listing every problem."""
+    if contents is None:
+        contents = [f.read_bytes() for f in files]
+    signatures: list[Signature] = []
+    problems: list[Problem] = []
+    seen: dict[str, Path] = {}
+    for path, data in zip(files, contents):
+        sig, found = compile_one(path, data)
+        problems.extend(found)
+        if sig is None:
+            continue
+        if sig.id in seen:
+            problems.append(Problem(str(path), None, f"duplicate id {sig.id!r}, also in {seen[sig.id]}"))
+            continue
+        seen[sig.id] = path
+        signatures.append(sig)
+    if problems:
+        raise KnowledgeBaseError(problems)
+    return KnowledgeBase(tuple(signatures), key)
+
+
+def compile_one(path: Path, data: bytes) -> tuple[Signature | None, list[Problem]]:
+    import yaml
+    from pydantic import ValidationError
+
+    from trtdoctor.kb.literals import LiteralError, required_literals
+    from trtdoctor.kb.schema import Signature as SignatureModel
+
+    where = str(path)
+    try:
+        text = data.decode("utf-8")
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        raw = yaml.safe_load(text)
+    except UnicodeDecodeError:
+        return None, [Problem(where, None, "is not UTF-8 text")]
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        return None, [Problem(where, mark.line + 1 if mark else None,
+                              f"is not valid YAML: {getattr(exc, 'problem', None) or exc}")]
+    if not isinstance(raw, dict):
+        return None, [Problem(where, 1, "must be a mapping of fields (id, title, ...)")]
+    try:
+        model = SignatureModel.model_validate(raw)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            loc = tuple(err["loc"])
+            field = ".".join(str(p) for p in loc) or "(file)"
+            msg = err["msg"].removeprefix("Value error, ")
+            problems.append(Problem(where, line_of(node, loc), f"{field}: {msg}"))
+        return None, problems
+    problems: list[Problem] = []
+    if model.id != path.stem:
+        problems.append(Problem(where, line_of(node, ("id",)), f"id {model.id!r} must equal the file name "
+                                f"{path.stem!r}"))
+
+    def literals(regex: str, loc: tuple) -> tuple[str, ...]:
+        try:
+            return required_literals(regex)
+        except LiteralError as exc:
+            problems.append(Problem(where, line_of(node, loc), f"{'.'.join(map(str, loc))}: regex {exc}"))
+            return ()
+
+    patterns = tuple(PatternSpec(p.regex, p.confidence, literals(p.regex, ("patterns", i, "regex")))
+                     for i, p in enumerate(model.patterns))
+    causes = []
+    for ci, c in enumerate(model.causes):
+        when = []
+        for ei, e in enumerate(c.when):
+            test = next(k for k in ("expr", "line", "no_line", "tensorrt", "probe") if getattr(e, k) is not None)
+            value = getattr(e, test)
+            lits = literals(value, ("causes", ci, "when", ei, test)) if test in ("line", "no_line") else ()
+            when.append(EvidenceSpec(e.says, test, value, lits))
+        causes.append(CauseSpec(c.id, c.title, c.cause, tuple(c.remedy), tuple(when)))
+    if problems:
+        return None, problems
+    sig = Signature(
+        id=model.id, title=model.title, category=model.category, kind=model.kind, message=model.message,
+        patterns=patterns, affected=model.tensorrt.affected, fixed_in=model.tensorrt.fixed_in,
+        cause=model.cause, remedy=tuple(model.remedy), causes=tuple(causes), probes=tuple(model.probes),
+        references=tuple(model.references), path=where)
+    return sig, []
+
+
+def line_of(node, loc: tuple) -> int | None:
+    """The 1-based line of the YAML node at a pydantic error location, as near as the file allows."""
+    import yaml
+
+    best = node
+    for part in loc:
+        if isinstance(best, yaml.MappingNode):
+            for key, value in best.value:
+                if key.value == part:
+                    best = value
+                    break
+            else:
+                break
+        elif isinstance(best, yaml.SequenceNode) and isinstance(part, int) and part < len(best.value):
+            best = best.value[part]
+        else:
+            break
+    return best.start_mark.line + 1 if best is not None else None

@@ -1,0 +1,91 @@
+"""Find the lines worth reading: one multi-literal search over each chunk, then decode only those lines.
+
+A verbose build log is a million lines, of which a few dozen matter. Every regex in the knowledge base
+and every fact extractor declares literals that its lines must contain; the scanner looks for all of
+them at once (RE2's DFA where the ``google-re2`` wheel is installed, Python's ``re`` otherwise), and
+decodes and parses only the lines where one occurs. Memory stays bounded: at most ``KEEP`` selected
+lines are kept, the first and the last halves, since a failure's cause and its consequences sit at the
+start and the end of the trouble.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from trtdoctor.lines import LogLine, parse_line
+from trtdoctor.read import Chunk, decode_line
+
+KEEP = 20_000
+MAX_TEXT = 8192  # bytes of a line that are decoded and matched; longer lines are cut, never scanned whole
+
+try:
+    import re2 as _re2
+except ImportError:  # pragma: no cover - platforms without the wheel fall back to Python's engine
+    _re2 = None
+
+
+@dataclass
+class Scan:
+    lines: list[LogLine]
+    total_lines: int = 0
+    total_bytes: int = 0
+    dropped: int = 0          # selected lines not kept because of KEEP
+    engine: str = "re"
+    _numbers: set[int] = field(default_factory=set, repr=False)
+
+
+def compile_literals(literals: Iterable[str]):
+    """One search object for any of the literals, and the name of the engine behind it."""
+    unique = sorted({lit.encode("utf-8") for lit in literals if lit})
+    if not unique:
+        raise ValueError("no literals to scan for")
+    if _re2 is not None:
+        options = _re2.Options()
+        options.max_mem = 64 << 20  # enough DFA cache for a few hundred literals at full speed
+        return _re2.compile(b"|".join(_re2.escape(b) for b in unique), options=options), "re2"
+    return re.compile(b"|".join(re.escape(b) for b in unique)), "re"
+
+
+def scan(chunks: Iterator[Chunk], literals: Iterable[str], keep: int = KEEP) -> Scan:
+    rx, engine = compile_literals(literals)
+    head: list[LogLine] = []
+    tail: deque[LogLine] = deque(maxlen=keep // 2)
+    selected = 0
+    total_lines = 0
+    total_bytes = 0
+    last_line = 0
+    for chunk in chunks:
+        data = chunk.data
+        total_bytes += len(data)
+        number = chunk.first_line
+        counted = 0
+        pos = 0
+        end_of_data = len(data)
+        while True:
+            m = rx.search(data, pos)
+            if m is None:
+                break
+            start = data.rfind(b"\n", 0, m.start()) + 1
+            end = data.find(b"\n", m.end())
+            if end < 0:
+                end = end_of_data
+            number += data.count(b"\n", counted, start)
+            counted = start
+            if number != last_line:  # a cut long line continues in the next chunk under its own number
+                line = parse_line(number, decode_line(data[start:min(end, start + MAX_TEXT)]))
+                selected += 1
+                if len(head) < keep // 2:
+                    head.append(line)
+                else:
+                    tail.append(line)
+                last_line = number
+            pos = end + 1
+        total_lines = chunk.first_line + data.count(b"\n") - 1
+        if not data.endswith(b"\n"):
+            total_lines += 1
+    lines = head + list(tail)
+    return Scan(lines=lines, total_lines=total_lines, total_bytes=total_bytes,
+                dropped=selected - len(lines), engine=engine)
