@@ -65,8 +65,9 @@ def explain_stream(stream: BinaryIO, *, source: str = "<stream>", kb_dirs: Itera
 
 def explain_chunks(chunks: Iterator[read.Chunk], *, source: str, kb_dirs: Iterable[str | os.PathLike[str]] = (),
                    min_confidence: float = 0.3, classifier: bool = True,
-                   probe_outcomes: Mapping[str, str] | None = None) -> Report:
-    kb, matcher = knowledge_base(kb_dirs)
+                   probe_outcomes: Mapping[str, str] | None = None,
+                   knowledge: tuple[KnowledgeBase, Matcher] | None = None) -> Report:
+    kb, matcher = knowledge or knowledge_base(kb_dirs)
     result = scan_mod.scan(chunks, matcher.literals | set(facts_mod.LITERALS) | set(facts_mod.ERROR_MARKERS))
     log_facts = facts_mod.extract(result.lines)
     hits = matcher.hits(result.lines)

@@ -171,6 +171,51 @@ def kb_show(signature_id: Annotated[str, typer.Argument(help="Signature id.")], 
     _write(Path(sig.path).read_text(encoding="utf-8"))
 
 
+@kb_app.command("check")
+def kb_check(
+    paths: Annotated[Optional[list[Path]], typer.Argument(
+        help="Signature files or directories (default: the bundled knowledge base).", show_default=False)] = None,
+    corpus: Annotated[Optional[Path], typer.Option(
+        help="Corpus directory with <id>/ example folders and negative/ (default: corpus/ beside the kb).")] = None,
+) -> None:
+    """The contributor's gate: schema, safe regexes, real examples, no pattern claiming others' logs."""
+    from trtdoctor.kb.check import check
+    from trtdoctor.kb.load import bundled_dir
+
+    targets = paths or [bundled_dir()]
+    for t in targets:
+        if not t.exists():
+            raise _fail(f"{t}: no such file or directory")
+    base = targets[0] if targets[0].is_dir() else targets[0].parent
+    corpus_dir = corpus or next((c for c in (base / "corpus", base.parent / "corpus") if c.is_dir()),
+                                base.parent / "corpus")
+    result = check(targets, corpus_dir)
+    for problem in result.problems:
+        typer.echo(str(problem))
+    status = "ok" if result.ok else f"{len(result.problems)} problems"
+    typer.echo(f"kb check: {result.signatures} signatures, {result.examples} examples, "
+               f"{result.negatives} negative logs: {status}", err=not result.ok)
+    raise typer.Exit(0 if result.ok else 1)
+
+
+@kb_app.command("new")
+def kb_new(
+    signature_id: Annotated[str, typer.Argument(help="New signature id: lowercase words joined by '-'.")],
+    kb_dir: Annotated[Path, typer.Option("--dir", help="Knowledge-base directory to write into.")] = Path("kb"),
+    corpus: Annotated[Path, typer.Option(help="Corpus directory.")] = Path("corpus"),
+) -> None:
+    """Scaffold a signature file and its corpus folder, every field explained."""
+    from trtdoctor.kb.scaffold import scaffold
+
+    try:
+        written = scaffold(signature_id, kb_dir, corpus)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    for path in written:
+        typer.echo(f"wrote {path}")
+    typer.echo("Next: paste a real log into the corpus folder, fill in every field, run 'trtdoctor kb check'.")
+
+
 def main() -> None:
     app()
 

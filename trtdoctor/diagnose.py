@@ -162,8 +162,15 @@ def rank(kb: KnowledgeBase, matcher: Matcher, hits: Sequence[Hit], facts: LogFac
 
     diagnoses.sort(key=lambda d: (-d.confidence, d.first_line))
     candidates: list[Candidate] = []
+    # A signature that declares it outranks another (its specific form, or the cause of that symptom)
+    # takes the other's place when both are found.
+    outranked = {o: d.id for d in diagnoses for o in kb.by_id[d.id].outranks}
     kept: list[Diagnosis] = []
     for diag in diagnoses:
+        if diag.id in outranked and any(d.id == outranked[diag.id] for d in diagnoses):
+            candidates.append(Candidate(diag.id, diag.title, diag.confidence,
+                                        f"explained by {outranked[diag.id]}, which outranks it"))
+            continue
         lines_here = {e.line for e in diag.evidence if e.role == "match"}
         stronger = next((k for k in kept if lines_here <= {e.line for e in k.evidence if e.role == "match"}), None)
         if stronger is not None:

@@ -49,6 +49,7 @@ class Signature:
     causes: tuple[CauseSpec, ...]
     probes: tuple[str, ...]
     references: tuple[str, ...]
+    outranks: tuple[str, ...] = ()
     path: str = ""
 
 
@@ -80,5 +81,6 @@ class KnowledgeBase:
                                        tuple(EvidenceSpec(e["says"], e["test"], e["value"], tuple(e["literals"]))
                                              for e in c["when"]))
                              for c in s["causes"]),
-                probes=tuple(s["probes"]), references=tuple(s["references"]), path=s["path"]))
+                probes=tuple(s["probes"]), references=tuple(s["references"]),
+                outranks=tuple(s["outranks"]), path=s["path"]))
         return cls(tuple(sigs), data["key"])

@@ -61,8 +61,8 @@ def _best(found: list[Alternatives]) -> Alternatives | None:
     usable = [alts for alts in found if min(len(a) for a in alts) >= MIN_LITERAL]
     if not usable:
         return None
-    # Fewer alternatives first, then the longest shortest-alternative: rarer text scans faster.
-    return min(usable, key=lambda alts: (len(alts), -min(len(a) for a in alts)))
+    # Longer text is rarer, so fewer lines pass the scan: prefer the longest shortest-alternative.
+    return min(usable, key=lambda alts: (-min(len(a) for a in alts), len(alts)))
 
 
 def required_literals(regex: str) -> Alternatives:

@@ -202,7 +202,7 @@ def compile_one(path: Path, data: bytes) -> tuple[Signature | None, list[Problem
         id=model.id, title=model.title, category=model.category, kind=model.kind, message=model.message,
         patterns=patterns, affected=model.tensorrt.affected, fixed_in=model.tensorrt.fixed_in,
         cause=model.cause, remedy=tuple(model.remedy), causes=tuple(causes), probes=tuple(model.probes),
-        references=tuple(model.references), path=where)
+        references=tuple(model.references), outranks=tuple(model.outranks), path=where)
     return sig, []
 
 

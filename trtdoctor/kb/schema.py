@@ -125,6 +125,8 @@ class Signature(_Strict):
     remedy: list[str] = Field(min_length=1, description="Ordered steps, most effective first.")
     causes: list[Cause] = Field(default_factory=list)
     probes: list[str] = Field(default_factory=list, description="Confirmation probes that check this.")
+    outranks: list[str] = Field(default_factory=list, description="Signatures this one explains when both "
+                                "match one log: a generic form of the same message, or a symptom of this cause.")
     references: list[str] = Field(min_length=1, description="Public threads the signature was learnt from.")
 
     @field_validator("references")
@@ -137,12 +139,12 @@ class Signature(_Strict):
             raise ValueError("duplicate reference")
         return value
 
-    @field_validator("probes")
+    @field_validator("probes", "outranks")
     @classmethod
-    def _probe_ids(cls, value: list[str]) -> list[str]:
-        for probe in value:
-            if not re.match(ID_RE, probe):
-                raise ValueError(f"probe must be an id, got {probe!r}")
+    def _ids(cls, value: list[str]) -> list[str]:
+        for item in value:
+            if not re.match(ID_RE, item):
+                raise ValueError(f"must be an id like 'unsupported-onnx-op', got {item!r}")
         return value
 
     @model_validator(mode="after")

@@ -1,0 +1,49 @@
+"""Every signature, end to end through the public API, on its real corpus logs."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+import trtdoctor.api as api
+from trtdoctor.kb.load import bundled_dir
+
+from conftest import CORPUS
+
+KB = {p.stem: yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(bundled_dir().glob("*.yaml"))}
+EXAMPLES = sorted(p for p in CORPUS.glob("*/*.log") if p.parent.name != "negative")
+NEGATIVES = sorted((CORPUS / "negative").glob("*.log"))
+
+
+def test_every_signature_has_examples():
+    missing = [sig for sig in KB if not list((CORPUS / sig).glob("*.log"))]
+    assert not missing
+
+
+@pytest.mark.parametrize("log", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_example_gives_its_signature_first(log: Path):
+    sig = KB[log.parent.name]
+    report = api.explain(log, classifier=False)
+    if sig.get("kind") == "warning":
+        assert sig["id"] in [n.id for n in report.notes]
+        assert all(d.id != sig["id"] for d in report.diagnoses)
+        return
+    assert report.diagnoses, f"no diagnosis; candidates {[c.id for c in report.candidates]}"
+    top = report.diagnoses[0]
+    assert top.id == sig["id"]
+    assert top.evidence and all(e.line >= 1 for e in top.evidence)
+    text = log.read_bytes().decode("utf-8", "replace").splitlines()
+    for e in top.evidence:
+        assert e.text.strip() in text[e.line - 1], "evidence must quote the line it names"
+    meta = yaml.safe_load(log.with_suffix(".yaml").read_text(encoding="utf-8"))
+    if meta.get("cause"):
+        assert top.selected_cause is not None and top.selected_cause.id == meta["cause"]
+    if sig.get("kind") == "consequence":
+        assert top.confidence <= 0.35
+
+
+@pytest.mark.parametrize("log", NEGATIVES, ids=lambda p: p.name)
+def test_negative_gives_no_diagnosis(log: Path):
+    report = api.explain(log, classifier=False)
+    assert not report.diagnoses, [d.id for d in report.diagnoses]
+    assert report.exit_code == 1

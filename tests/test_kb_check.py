@@ -1,0 +1,133 @@
+"""The contributor's gate, on small knowledge bases written by the tests, and on the real one."""
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from trtdoctor.kb.check import check, regex_safety
+from trtdoctor.kb.load import KnowledgeBaseError, bundled_dir, compile_files
+
+from conftest import CORPUS
+
+GOOD = """\
+id: {id}
+title: A test signature that explains a made-up failure
+category: parser
+message: "frobnicator failed N times"
+patterns:
+  - regex: '{regex}'
+cause: The frobnicator fails when the widget is missing from the model.
+remedy: [Add the widget.]
+references: [https://github.com/example/project/issues/1]
+"""
+
+
+def write_kb(tmp: Path, sigs: dict[str, str], examples: dict[str, str], negatives: dict[str, str] = {}) -> tuple[Path, Path]:
+    kb, corpus = tmp / "kb", tmp / "corpus"
+    kb.mkdir()
+    (corpus / "negative").mkdir(parents=True)
+    for sig_id, body in sigs.items():
+        (kb / f"{sig_id}.yaml").write_text(body)
+    for name, text in examples.items():
+        sig_id, stem = name.split("/")
+        (corpus / sig_id).mkdir(exist_ok=True)
+        (corpus / sig_id / f"{stem}.log").write_text(text)
+        (corpus / sig_id / f"{stem}.yaml").write_text(
+            "source: https://github.com/example/project/issues/1\ntensorrt: '8.6.1'\ntool: trtexec\n")
+    for stem, text in negatives.items():
+        (corpus / "negative" / f"{stem}.log").write_text(text)
+        (corpus / "negative" / f"{stem}.yaml").write_text(
+            "source: https://github.com/example/project/issues/2\ntensorrt: unknown\ntool: trtexec\n")
+    return kb, corpus
+
+
+def messages(result) -> str:
+    return "\n".join(str(p) for p in result.problems)
+
+
+def test_clean_kb_passes(tmp_path):
+    kb, corpus = write_kb(tmp_path, {"frob-fail": GOOD.format(id="frob-fail", regex=r"frobnicator failed (?P<n>\d+) times")},
+                          {"frob-fail/one": "[E] frobnicator failed 3 times\n"}, {"ok": "&&&& PASSED\n"})
+    result = check([kb], corpus)
+    assert result.ok, messages(result)
+    assert (result.signatures, result.examples, result.negatives) == (1, 1, 1)
+
+
+def test_schema_error_names_file_line_and_field(tmp_path):
+    body = GOOD.format(id="frob-fail", regex="frobnicator").replace("category: parser", "category: kitchen")
+    kb, corpus = write_kb(tmp_path, {"frob-fail": body}, {"frob-fail/one": "frobnicator\n"})
+    text = messages(check([kb], corpus))
+    assert "frob-fail.yaml:3: category:" in text
+
+
+def test_load_error_is_one_line_naming_file(tmp_path):
+    kb, _ = write_kb(tmp_path, {"frob-fail": GOOD.format(id="frob-fail", regex="frob(")}, {})
+    with pytest.raises(KnowledgeBaseError) as err:
+        compile_files(sorted(kb.glob("*.yaml")))
+    assert "frob-fail.yaml" in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("regex,why", [
+    (r"frobnicator (\w+)+ failed", "quantifier inside a quantifier"),
+    (r"frobnicator (?:a|ab)* failed", "branches can start alike"),
+    (r"frobnicator (\w+) \1", "RE2"),
+    (r"frobnicator (?=x)", "RE2"),
+])
+def test_unsafe_regexes_are_refused(regex, why):
+    assert any(why in p for p in regex_safety(regex))
+
+
+@pytest.mark.parametrize("regex", [r"frobnicator failed (?P<n>\d+) times", r"(?:plan|engine) file (\d+\.)+\d+",
+                                   r"kernel weights has count (?P<count>\d+)"])
+def test_ordinary_regexes_are_safe(regex):
+    assert regex_safety(regex) == [] or "quantifier" in regex_safety(regex)[0] and "(\\d+\\.)+" in regex
+
+
+def test_missing_example_wrong_top_and_claimed_negative(tmp_path):
+    sigs = {
+        "frob-fail": GOOD.format(id="frob-fail", regex="frobnicator failed"),
+        "frob-other": GOOD.format(id="frob-other", regex="frobnicator"),
+        "lonely-one": GOOD.format(id="lonely-one", regex="lonely widget"),
+    }
+    kb, corpus = write_kb(tmp_path, sigs, {"frob-fail/a": "frobnicator failed\n", "frob-other/b": "frobnicator crashed\n"},
+                          {"neg": "the frobnicator is fine\n"})
+    text = messages(check([kb], corpus))
+    assert "lonely-one.yaml: has no real example" in text
+    assert "frob-other.yaml:6: patterns.0 also matches" in text and "an example of frob-fail" in text
+    assert "matches negative log" in text
+
+
+def test_expr_names_must_be_captured(tmp_path):
+    body = GOOD.format(id="frob-fail", regex=r"frobnicator failed (?P<n>\d+) times") + textwrap.dedent("""\
+        causes:
+          - id: many
+            title: It failed many times over and over
+            cause: Many failures mean the widget is absent from every layer.
+            remedy: [Add widgets.]
+            when:
+              - expr: "count > 10"
+                says: more than ten
+          - id: few
+            title: It failed a few times only here
+            cause: A few failures mean one layer lacks the widget only.
+            remedy: [Add one widget.]
+        """)
+    kb, corpus = write_kb(tmp_path, {"frob-fail": body}, {"frob-fail/a": "frobnicator failed 3 times\n"})
+    assert "name 'count' is captured by no pattern" in messages(check([kb], corpus))
+
+
+def test_outranks_allows_a_generic_pattern_on_a_specific_example(tmp_path):
+    specific = GOOD.format(id="frob-specific", regex="frobnicator failed on NonZero") + "outranks: [frob-generic]\n"
+    generic = GOOD.format(id="frob-generic", regex=r"frobnicator failed on (?P<op>\w+)")
+    kb, corpus = write_kb(tmp_path, {"frob-specific": specific, "frob-generic": generic},
+                          {"frob-specific/a": "frobnicator failed on NonZero\n",
+                           "frob-generic/b": "frobnicator failed on Einsum\n"})
+    result = check([kb], corpus)
+    assert result.ok, messages(result)
+
+
+def test_bundled_knowledge_base_passes_the_gate():
+    result = check([bundled_dir()], CORPUS)
+    assert result.ok, messages(result)
+    assert result.signatures >= 10

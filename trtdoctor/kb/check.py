@@ -1,0 +1,296 @@
+"""The contributor's gate: ``trtdoctor kb check``.
+
+Every problem is reported as ``file:line: sentence``. The gate refuses:
+- files that fail the schema, duplicate ids, ids that differ from the file name;
+- regexes that are unsafe: not RE2-compatible (backreferences, lookaround), nested quantifiers, or a
+  repeated alternation whose branches can start alike (the shapes behind catastrophic backtracking),
+  or with no literal for the scanner;
+- names in an ``expr`` that no pattern, evidence line or fact provides (a typo never silently
+  makes a cause unselectable);
+- ``outranks`` naming an unknown signature; a ``fixed_in`` inside its own ``affected`` range;
+- a signature without a real example in ``corpus/<id>/``, an example without its source sidecar;
+- an example whose top diagnosis is another signature (for a warning: that does not note it);
+- a pattern that also matches an example of another signature, unless one outranks the other or the
+  pattern is a consequence or warning, which by nature follow other errors;
+- a pattern of an error or consequence signature that matches a negative log.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from trtdoctor import versions
+from trtdoctor.kb.compiled import KnowledgeBase, Signature
+from trtdoctor.kb.load import KnowledgeBaseError, Problem, compile_files, signature_files
+
+try:
+    import re._constants as _c
+    import re._parser as _p
+except ImportError:  # pragma: no cover
+    import sre_constants as _c  # type: ignore[no-redef]
+    import sre_parse as _p  # type: ignore[no-redef]
+
+FACT_NAMES = {"tool", "wsl", "tensorrt_major", "tensorrt_minor", "driver_major", "cuda_major", "node_op",
+              "node_number"}
+
+
+@dataclass
+class CheckResult:
+    problems: list[Problem]
+    signatures: int
+    examples: int
+    negatives: int
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _repeats(seq) -> Iterable[tuple[int, int, object]]:
+    for op, av in seq:
+        if op in (_c.MAX_REPEAT, _c.MIN_REPEAT):
+            yield av[0], av[1], av[2]
+            yield from _repeats(av[2])
+        elif op is _c.SUBPATTERN:
+            yield from _repeats(av[-1])
+        elif op is _c.BRANCH:
+            for branch in av[1]:
+                yield from _repeats(branch)
+
+
+def _first_chars(seq) -> set[str] | None:
+    """Characters a sequence can start with; None when anything may come first."""
+    for op, av in seq:
+        if op is _c.LITERAL:
+            return {chr(av)}
+        if op is _c.SUBPATTERN:
+            return _first_chars(av[-1])
+        if op is _c.BRANCH:
+            out: set[str] = set()
+            for branch in av[1]:
+                first = _first_chars(branch)
+                if first is None:
+                    return None
+                out |= first
+            return out
+        if op is _c.AT:
+            continue
+        return None
+    return set()
+
+
+def regex_safety(regex: str) -> list[str]:
+    """Why a regex is unsafe to run on hostile input; empty when it is fine."""
+    problems = []
+    try:
+        parsed = _p.parse(regex)
+    except re.error as exc:
+        return [f"does not compile: {exc}"]
+    for low, high, body in _repeats(parsed):
+        if high != 1 and high != 0:
+            inner = [r for r in _repeats(body) if r[1] not in (0, 1)]
+            if inner:
+                problems.append("has a quantifier inside a quantifier, which can backtrack catastrophically")
+                break
+            for op, av in body:
+                if op is _c.SUBPATTERN:
+                    av = av[-1]
+                    if len(av) == 1 and av[0][0] is _c.BRANCH:
+                        op, av = av[0]
+                if op is _c.BRANCH:
+                    firsts = [_first_chars(b) for b in av[1]]
+                    seen: set[str] = set()
+                    for f in firsts:
+                        if not f or f & seen:  # None: anything first; empty: may match nothing
+                            problems.append("repeats an alternation whose branches can start alike, which can "
+                                            "backtrack catastrophically")
+                            break
+                        seen |= f
+    try:
+        import re2
+    except ImportError:  # pragma: no cover
+        re2 = None
+    if re2 is not None:
+        try:
+            re2.compile(regex)
+        except re2.error as exc:
+            problems.append(f"is not RE2 syntax ({exc}); backreferences and lookaround are not allowed")
+    return sorted(set(problems))
+
+
+def _regexes(sig: Signature) -> list[tuple[str, str]]:
+    out = [(f"patterns.{i}.regex", p.regex) for i, p in enumerate(sig.patterns)]
+    for ci, c in enumerate(sig.causes):
+        for ei, e in enumerate(c.when):
+            if e.test in ("line", "no_line"):
+                out.append((f"causes.{ci}.when.{ei}.{e.test}", e.value))
+    return out
+
+
+def _examples(corpus: Path, sig_id: str) -> list[Path]:
+    return sorted((corpus / sig_id).glob("*.log"))
+
+
+def _lines_matching(rx: re.Pattern[str], path: Path) -> int | None:
+    text = path.read_bytes().decode("utf-8", "replace")
+    for n, line in enumerate(text.splitlines(), 1):
+        if rx.search(line):
+            return n
+    return None
+
+
+def check(paths: Sequence[Path], corpus: Path, *, run_examples: bool = True) -> CheckResult:
+    files: list[Path] = []
+    for path in paths:
+        files.extend(signature_files([path]) if path.is_dir() else [path])
+    problems: list[Problem] = []
+    try:
+        kb = compile_files(files)
+    except KnowledgeBaseError as exc:
+        return CheckResult(exc.problems, 0, 0, 0)
+
+    ids = set(kb.by_id)
+    examples_total = 0
+    negatives = sorted((corpus / "negative").glob("*.log"))
+    for sig in kb.signatures:
+        where = sig.path
+        for field, regex in _regexes(sig):
+            for why in regex_safety(regex):
+                problems.append(Problem(where, _line(sig, field), f"{field}: regex {why}"))
+        problems.extend(_check_names(sig))
+        for other in sig.outranks:
+            if other not in ids:
+                problems.append(Problem(where, _line(sig, "outranks"), f"outranks: no signature {other!r}"))
+        if sig.fixed_in and sig.affected and versions.satisfies(versions.parse(sig.fixed_in), sig.affected):
+            problems.append(Problem(where, _line(sig, "tensorrt.fixed_in"),
+                                    f"tensorrt.fixed_in {sig.fixed_in} lies inside affected {sig.affected!r}"))
+        examples = _examples(corpus, sig.id)
+        examples_total += len(examples)
+        if not examples:
+            problems.append(Problem(where, None, f"has no real example: add a log from a public thread as "
+                                    f"{corpus / sig.id}/<name>.log with its <name>.yaml (see CONTRIBUTING.md)"))
+        for log in examples:
+            problems.extend(_check_sidecar(log))
+
+    for neg in negatives:
+        problems.extend(_check_sidecar(neg))
+    if (corpus).is_dir() and all(p.parent == files[0].parent for p in files):
+        for folder in sorted(d for d in corpus.iterdir() if d.is_dir()):
+            if folder.name != "negative" and folder.name not in ids:
+                problems.append(Problem(str(folder), None, "corpus folder names no signature"))
+
+    # Patterns that claim other signatures' examples or negatives.
+    for sig in kb.signatures:
+        compiled = [(i, re.compile(p.regex)) for i, p in enumerate(sig.patterns)]
+        if sig.kind != "warning":
+            for neg in negatives:
+                for i, rx in compiled:
+                    n = _lines_matching(rx, neg)
+                    if n:
+                        problems.append(Problem(sig.path, _line(sig, f"patterns.{i}.regex"),
+                                                f"patterns.{i} matches negative log {neg}:{n}"))
+        if sig.kind != "error":
+            continue
+        for other in kb.signatures:
+            if other.id == sig.id or other.id in sig.outranks or sig.id in other.outranks:
+                continue
+            for log in _examples(corpus, other.id):
+                for i, rx in compiled:
+                    n = _lines_matching(rx, log)
+                    if n:
+                        problems.append(Problem(sig.path, _line(sig, f"patterns.{i}.regex"),
+                                                f"patterns.{i} also matches {log}:{n}, an example of {other.id}; "
+                                                "make it more specific, or declare which outranks the other"))
+
+    if run_examples:
+        problems.extend(_run_examples(kb, corpus))
+    return CheckResult(problems, len(kb.signatures), examples_total, len(negatives))
+
+
+def _run_examples(kb: KnowledgeBase, corpus: Path) -> list[Problem]:
+    from trtdoctor import api
+    from trtdoctor.match import Matcher
+
+    knowledge = (kb, Matcher(kb))
+    problems = []
+    for sig in kb.signatures:
+        for log in _examples(corpus, sig.id):
+            try:
+                with open(log, "rb") as stream:
+                    report = api.explain_chunks(api.read.chunks(stream), source=str(log), knowledge=knowledge,
+                                                classifier=False)
+            except api.InputError as exc:
+                problems.append(Problem(str(log), None, f"cannot be read: {exc}"))
+                continue
+            if sig.kind == "warning":
+                if not any(n.id == sig.id for n in report.notes):
+                    problems.append(Problem(str(log), None, f"does not note {sig.id}"))
+                continue
+            top = report.diagnoses[0].id if report.diagnoses else None
+            if top != sig.id:
+                problems.append(Problem(str(log), None, f"is an example of {sig.id} but its top diagnosis is "
+                                        f"{top or 'nothing'}"))
+    for neg in sorted((corpus / "negative").glob("*.log")):
+        with open(neg, "rb") as stream:
+            report = api.explain_chunks(api.read.chunks(stream), source=str(neg), knowledge=knowledge,
+                                        classifier=False)
+        if report.diagnoses:
+            problems.append(Problem(str(neg), None, f"is a negative example but is diagnosed as "
+                                    f"{report.diagnoses[0].id}"))
+    return problems
+
+
+def _check_names(sig: Signature) -> list[Problem]:
+    provided = set(FACT_NAMES)
+    for p in sig.patterns:
+        provided |= set(re.compile(p.regex).groupindex)
+    for c in sig.causes:
+        for e in c.when:
+            if e.test in ("line", "no_line"):
+                provided |= set(re.compile(e.value).groupindex)
+    problems = []
+    for ci, c in enumerate(sig.causes):
+        for ei, e in enumerate(c.when):
+            if e.test != "expr":
+                continue
+            import ast
+
+            names = {n.id for n in ast.walk(ast.parse(e.value, mode="eval")) if isinstance(n, ast.Name)}
+            for name in sorted(names - provided):
+                problems.append(Problem(sig.path, _line(sig, f"causes.{ci}.when.{ei}.expr"),
+                                        f"causes.{ci}.when.{ei}.expr: name {name!r} is captured by no pattern "
+                                        f"and is not a fact ({', '.join(sorted(FACT_NAMES))})"))
+    return problems
+
+
+def _check_sidecar(log: Path) -> list[Problem]:
+    import yaml
+    from pydantic import ValidationError
+
+    from trtdoctor.kb.schema import CorpusSource
+
+    meta = log.with_suffix(".yaml")
+    if not meta.exists():
+        return [Problem(str(log), None, f"has no source sidecar {meta.name} (source URL, tensorrt, tool)")]
+    try:
+        CorpusSource.model_validate(yaml.safe_load(meta.read_text(encoding="utf-8")))
+    except (ValidationError, yaml.YAMLError) as exc:
+        first = str(exc).splitlines()
+        return [Problem(str(meta), None, " ".join(first[1:3]).strip() if len(first) > 2 else str(exc))]
+    return []
+
+
+def _line(sig: Signature, dotted: str) -> int | None:
+    import yaml
+
+    from trtdoctor.kb.load import line_of
+
+    try:
+        node = yaml.compose(Path(sig.path).read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+    except (OSError, yaml.YAMLError):
+        return None
+    loc = tuple(int(p) if p.isdigit() else p for p in dotted.split("."))
+    return line_of(node, loc)
