@@ -138,6 +138,35 @@ def explain(
     raise typer.Exit(EXIT_DIAGNOSED if diagnosed else EXIT_UNKNOWN)
 
 
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def run(
+    command: Annotated[list[str], typer.Argument(help="The build command and its arguments, after '--'.")],
+    log: Annotated[Optional[Path], typer.Option("--log", help="Keep the command's output here.")] = None,
+    format: Annotated[Format, typer.Option("--format", "-f", help="Format of the diagnosis.")] = Format.text,
+    patterns_only: Annotated[bool, typer.Option("--patterns-only", help="Patterns alone, no classifier.")] = False,
+    kb: KbOption = None,
+) -> None:
+    """Run a build command (no shell), stream its output, diagnose it if it fails; keep its exit code.
+
+    Example: trtdoctor run -- trtexec --onnx=model.onnx --fp16
+    """
+    from trtdoctor import api
+    from trtdoctor.render import render
+    from trtdoctor.run import run as run_command
+
+    try:
+        code, report, kept = run_command(command, log_path=str(log) if log else None, kb_dirs=kb or (),
+                                         classifier=not patterns_only)
+    except api.InputError as exc:
+        raise _fail(str(exc), 127) from None
+    if report is not None:
+        _write("")
+        _write(render(report, format.value, colour=sys.stdout.isatty()))
+    if code != 0:
+        typer.echo(f"trtdoctor: the command exited with {code}; its output is kept in {kept}", err=True)
+    raise typer.Exit(code)
+
+
 @kb_app.command("list")
 def kb_list(kb: KbOption = None,
             category: Annotated[Optional[str], typer.Option(help="Only this category.")] = None) -> None:
