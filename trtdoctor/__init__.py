@@ -15,7 +15,6 @@ _EXPORTS = {
     "Report": "trtdoctor.report", "Diagnosis": "trtdoctor.diagnose",
     "CaptureLogger": "trtdoctor.capture", "tensorrt_logger": "trtdoctor.capture",
     "diagnose_failures": "trtdoctor.capture", "BuildFailed": "trtdoctor.capture",
-    "confirm": "trtdoctor.confirm.api",
 }
 __all__ = ["__version__", *_EXPORTS]
 

@@ -68,7 +68,7 @@ def explain_chunks(chunks: Iterator[read.Chunk], *, source: str, kb_dirs: Iterab
                    probe_outcomes: Mapping[str, str] | None = None,
                    knowledge: tuple[KnowledgeBase, Matcher] | None = None) -> Report:
     kb, matcher = knowledge or knowledge_base(kb_dirs)
-    result = scan_mod.scan(chunks, matcher.literals | set(facts_mod.LITERALS) | set(facts_mod.ERROR_MARKERS))
+    result = scan_mod.scan(chunks, _literals(matcher))
     log_facts = facts_mod.extract(result.lines)
     hits = matcher.hits(result.lines)
     ranking = diagnose.rank(kb, matcher, hits, log_facts, result.lines, min_confidence=min_confidence,
@@ -79,4 +79,50 @@ def explain_chunks(chunks: Iterator[read.Chunk], *, source: str, kb_dirs: Iterab
     report = Report(source=source, lines=result.total_lines, bytes=result.total_bytes, facts=log_facts,
                     diagnoses=ranking.diagnoses, candidates=ranking.candidates, notes=ranking.notes,
                     error_lines=error_lines)
+    if classifier and not any(d.kind == "error" and d.confidence >= PATTERN_DECIDES for d in ranking.diagnoses):
+        _consult_classifier(report, kb, matcher, result.lines, min_confidence)
     return report
+
+
+# A pattern diagnosis at least this confident decides alone; below it, the classifier is consulted.
+PATTERN_DECIDES = 0.8
+# The classifier's calibrated confidence needed to diagnose on its own.
+CLASSIFIER_DECIDES = 0.6
+
+
+def _literals(matcher: Matcher) -> frozenset[str]:
+    return matcher.literals | set(facts_mod.LITERALS) | set(facts_mod.ERROR_MARKERS)
+
+
+def scan_lines(stream: BinaryIO, knowledge: tuple[KnowledgeBase, Matcher]) -> list:
+    """The lines of a log that any signature, fact or error marker reads (for training and evaluation)."""
+    return scan_mod.scan(read.chunks(stream), _literals(knowledge[1])).lines
+
+
+def _consult_classifier(report: Report, kb: KnowledgeBase, matcher: Matcher, lines: list, min_confidence: float) -> None:
+    from trtdoctor import classify
+
+    text = classify.error_text(lines)
+    report.matcher = "patterns+classifier"
+    if not text:
+        return
+    predictions = classify.model_for(kb).predict(text)
+    label, confidence, _ = predictions[0]
+    sig = kb.get(label)
+    existing = next((d for d in report.diagnoses if d.id == label), None)
+    if existing is not None:
+        existing.decided_by = "both"
+        existing.confidence = max(existing.confidence, confidence)
+        report.diagnoses.sort(key=lambda d: (d.kind != "error", -d.confidence))
+    elif sig is not None and confidence >= max(CLASSIFIER_DECIDES, min_confidence):
+        diag = diagnose.from_classifier(sig, confidence, lines, report.facts, matcher)
+        for cons in [d for d in report.diagnoses if d.kind == "consequence"]:
+            diag.followed_by.append(cons.id)
+            report.diagnoses.remove(cons)
+        report.diagnoses.insert(0, diag)
+    known = {d.id for d in report.diagnoses} | {c.id for c in report.candidates}
+    for label, conf, _ in predictions:
+        sig = kb.get(label)
+        if sig is not None and label not in known and conf >= 0.05:
+            report.candidates.append(diagnose.Candidate(label, sig.title, conf, "the classifier's closest match"))
+    report.candidates.sort(key=lambda c: -c.confidence)

@@ -80,6 +80,11 @@ def explain(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="Parallel workers for many logs (0: all cores).")] = 1,
     model: Annotated[Optional[Path], typer.Option(
         "--model", help="ONNX model to probe, confirming or refuting the diagnosis.")] = None,
+    rebuild: Annotated[bool, typer.Option(
+        "--rebuild", help="With --model: rebuild with tensorrt or trtexec, where present, and compare.")] = False,
+    trt_flag: Annotated[Optional[list[str]], typer.Option(
+        "--trt-flag", help="A trtexec flag for --rebuild, e.g. --trt-flag=--fp16 (repeatable).")] = None,
+    gpu: Annotated[bool, typer.Option("--gpu/--no-gpu", help="With --model: probe the local GPU too.")] = True,
     colour: Annotated[Optional[bool], typer.Option("--colour/--no-colour", "--color/--no-color",
                                                    help="Colour the text report (default: when a terminal).")] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show references and candidates for every diagnosis.")] = False,
@@ -114,7 +119,7 @@ def explain(
         if model is not None:
             from trtdoctor.confirm import confirm_report
 
-            confirm_report(report, model)
+            confirm_report(report, model, kb_dirs=kb or (), gpu=gpu, rebuild=rebuild, flags=trt_flag or ())
         _write(render(report, format.value, colour=use_colour, verbose=verbose))
         raise typer.Exit(report.exit_code)
 
@@ -165,6 +170,45 @@ def run(
     if code != 0:
         typer.echo(f"trtdoctor: the command exited with {code}; its output is kept in {kept}", err=True)
     raise typer.Exit(code)
+
+
+@app.command()
+def confirm(
+    model: Annotated[Path, typer.Argument(help="The ONNX model to probe.")],
+    tensorrt: Annotated[Optional[str], typer.Option(
+        "--tensorrt", help="TensorRT version to check the model against, e.g. 8.6.1.")] = None,
+    format: Annotated[Format, typer.Option("--format", "-f", help="Output format (text or json).")] = Format.text,
+    gpu: Annotated[bool, typer.Option("--gpu/--no-gpu", help="Probe the local GPU too.")] = True,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild with tensorrt or trtexec, where present.")] = False,
+    trt_flag: Annotated[Optional[list[str]], typer.Option("--trt-flag", help="A trtexec flag for --rebuild.")] = None,
+) -> None:
+    """Probe a model (and the GPU) for the structures behind known failures, without a log."""
+    import json
+    import re
+
+    from trtdoctor import versions
+    from trtdoctor.confirm import CONFIRMED, confirm as run_confirm
+    from trtdoctor.confirm.model import ModelError
+
+    if tensorrt is not None and not re.fullmatch(r"\d+(\.\d+){0,3}", tensorrt):
+        raise _fail(f"--tensorrt {tensorrt!r}: give a version like 8.6.1")
+    try:
+        result = run_confirm(model, tensorrt=versions.parse(tensorrt) if tensorrt else None, gpu=gpu,
+                             rebuild=rebuild, flags=trt_flag or ())
+    except ModelError as exc:
+        raise _fail(str(exc)) from None
+    found = [f for f in result.findings if f.outcome == CONFIRMED]
+    if format is Format.json:
+        _write(json.dumps(result.to_dict(), indent=2))
+    else:
+        for f in result.findings:
+            nodes = f"  [{', '.join(f.nodes[:5])}{' …' if len(f.nodes) > 5 else ''}]" if f.nodes else ""
+            _write(f"{f.outcome:<15} {f.probe:<26} {f.detail}{nodes}")
+        if result.rebuild is not None:
+            _write(f"rebuild: {result.rebuild.reason}")
+        if not found:
+            _write("no findings: none of the probed structures is present")
+    raise typer.Exit(EXIT_DIAGNOSED if found else EXIT_UNKNOWN)
 
 
 @kb_app.command("list")

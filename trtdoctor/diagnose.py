@@ -89,7 +89,7 @@ class Diagnosis:
 
     @property
     def first_line(self) -> int:
-        return min((e.line for e in self.evidence if e.role == "match"), default=0)
+        return min((e.line for e in self.evidence if e.role in ("match", "classifier")), default=0)
 
     def to_dict(self) -> dict[str, Any]:
         selected = self.selected_cause
@@ -263,21 +263,46 @@ def _line_text(lines: Sequence[LogLine], number: int) -> str:
 
 def _select_cause(causes: Sequence[CauseSpec], names: dict[str, Any], facts: LogFacts, matcher: Matcher,
                   lines: Sequence[LogLine], probe_outcomes: Mapping[str, str]) -> tuple[list[CauseResult], CauseSpec]:
-    scored: list[tuple[int, int, CauseSpec, list[Check], bool]] = []
-    for order, cause in enumerate(causes):
+    checked: list[list[Check]] = []
+    for cause in causes:
         local = dict(names)
         checks: list[Check] = []
         for item in cause.when:
             holds, line = _test(item.test, item.value, local, facts, matcher, lines, probe_outcomes)
             checks.append(Check(item.says, holds, line))
+        checked.append(checks)
+    return _choose(causes, checked)
+
+
+def _choose(causes: Sequence[CauseSpec], checked: Sequence[Sequence[Check]]) -> tuple[list[CauseResult], CauseSpec]:
+    """Among the causes no check contradicts, the one with most checks holding; ties to the first listed."""
+    scored = []
+    for order, (cause, checks) in enumerate(zip(causes, checked)):
         ruled_out = any(c.holds is False for c in checks)
-        score = sum(1 for c in checks if c.holds)
-        scored.append((score, order, cause, checks, ruled_out))
+        scored.append((sum(1 for c in checks if c.holds), order, cause, checks, ruled_out))
     alive = [s for s in scored if not s[4]] or scored
     best = max(alive, key=lambda s: (s[0], -s[1]))
     results = [CauseResult(c.id, c.title, c is best[2], ruled, tuple(checks))
                for _, _, c, checks, ruled in scored]
     return results, best[2]
+
+
+def reselect(diag: Diagnosis, sig: Signature, probe_outcomes: Mapping[str, str]) -> None:
+    """Re-choose a diagnosis's cause once probes have run: only the probe checks change."""
+    if not sig.causes or len(diag.causes) != len(sig.causes):
+        return
+    checked = []
+    for spec, result in zip(sig.causes, diag.causes):
+        checks = []
+        for item, check in zip(spec.when, result.checks):
+            if item.test == "probe":
+                outcome = probe_outcomes.get(item.value)
+                check = Check(check.says, True if outcome == "confirmed" else False if outcome == "refuted" else None)
+            checks.append(check)
+        checked.append(checks)
+    diag.causes, chosen = _choose(sig.causes, checked)
+    diag.cause = f"{sig.cause.strip()}\n\n{chosen.title}: {chosen.cause.strip()}"
+    diag.remedy = list(chosen.remedy)
 
 
 def _test(test: str, value: str, names: dict[str, Any], facts: LogFacts, matcher: Matcher,
@@ -304,3 +329,34 @@ def _test(test: str, value: str, names: dict[str, Any], facts: LogFacts, matcher
             return False, None
         return None, None
     raise ValueError(f"unknown evidence test {test!r}")
+
+
+def from_classifier(sig: Signature, confidence: float, lines: Sequence[LogLine], facts: LogFacts,
+                    matcher: Matcher) -> Diagnosis:
+    """A diagnosis that no pattern made: the evidence is the error lines the classifier read."""
+    from trtdoctor.classify import error_text
+
+    wanted = set(error_text(lines).splitlines())
+    evidence = []
+    for line in lines:
+        if len(evidence) >= 4:
+            break
+        if line.severity == "error" or any(w and w in _fold(line.message) for w in wanted):
+            evidence.append(EvidenceLine(line.number, line.text.strip(), "classifier"))
+    cause_results: list[CauseResult] = []
+    cause_text, remedy = sig.cause, list(sig.remedy)
+    if sig.causes:
+        cause_results, chosen = _select_cause(sig.causes, facts.names(), facts, matcher, lines, {})
+        cause_text = f"{sig.cause.strip()}\n\n{chosen.title}: {chosen.cause.strip()}"
+        remedy = list(chosen.remedy)
+    return Diagnosis(
+        id=sig.id, title=sig.title, category=sig.category, kind=sig.kind, confidence=confidence,
+        decided_by="classifier", evidence=evidence, facts={}, cause=cause_text.strip(), remedy=remedy,
+        advice=versions.advice(facts.tensorrt, sig.affected, sig.fixed_in), references=list(sig.references),
+        causes=cause_results)
+
+
+def _fold(message: str) -> str:
+    from trtdoctor.classify import _NUM, _SPACE
+
+    return _SPACE.sub(" ", _NUM.sub("0", message)).strip()
