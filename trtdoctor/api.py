@@ -66,7 +66,9 @@ def explain_stream(stream: BinaryIO, *, source: str = "<stream>", kb_dirs: Itera
 def explain_chunks(chunks: Iterator[read.Chunk], *, source: str, kb_dirs: Iterable[str | os.PathLike[str]] = (),
                    min_confidence: float = 0.3, classifier: bool = True,
                    probe_outcomes: Mapping[str, str] | None = None,
-                   knowledge: tuple[KnowledgeBase, Matcher] | None = None) -> Report:
+                   knowledge: tuple[KnowledgeBase, Matcher] | None = None, model=None) -> Report:
+    """The whole flow over chunks. ``knowledge`` and ``model`` replace the bundled KB and classifier
+    (the evaluation uses them to hold out a thread's logs from both)."""
     kb, matcher = knowledge or knowledge_base(kb_dirs)
     result = scan_mod.scan(chunks, _literals(matcher))
     log_facts = facts_mod.extract(result.lines)
@@ -80,7 +82,7 @@ def explain_chunks(chunks: Iterator[read.Chunk], *, source: str, kb_dirs: Iterab
                     diagnoses=ranking.diagnoses, candidates=ranking.candidates, notes=ranking.notes,
                     error_lines=error_lines)
     if classifier and not any(d.kind == "error" and d.confidence >= PATTERN_DECIDES for d in ranking.diagnoses):
-        _consult_classifier(report, kb, matcher, result.lines, min_confidence)
+        _consult_classifier(report, kb, matcher, result.lines, min_confidence, model)
     return report
 
 
@@ -99,14 +101,15 @@ def scan_lines(stream: BinaryIO, knowledge: tuple[KnowledgeBase, Matcher]) -> li
     return scan_mod.scan(read.chunks(stream), _literals(knowledge[1])).lines
 
 
-def _consult_classifier(report: Report, kb: KnowledgeBase, matcher: Matcher, lines: list, min_confidence: float) -> None:
+def _consult_classifier(report: Report, kb: KnowledgeBase, matcher: Matcher, lines: list, min_confidence: float,
+                        model=None) -> None:
     from trtdoctor import classify
 
     text = classify.error_text(lines)
     report.matcher = "patterns+classifier"
     if not text:
         return
-    predictions = classify.model_for(kb).predict(text)
+    predictions = (model or classify.model_for(kb)).predict(text)
     label, confidence, _ = predictions[0]
     sig = kb.get(label)
     existing = next((d for d in report.diagnoses if d.id == label), None)

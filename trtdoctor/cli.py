@@ -289,6 +289,14 @@ def kb_new(
     typer.echo("Next: paste a real log into the corpus folder, fill in every field, run 'trtdoctor kb check'.")
 
 
+@kb_app.command("schema")
+def kb_schema() -> None:
+    """Print the JSON Schema of a signature file (kb/signature.schema.json is this output)."""
+    from trtdoctor.kb.schema import json_schema
+
+    _write(json_schema())
+
+
 def main() -> None:
     app()
 

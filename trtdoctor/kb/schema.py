@@ -180,3 +180,12 @@ class CorpusSource(_Strict):
         if value != "unknown" and not re.match(VERSION_RE, value):
             raise ValueError(f"must be a version like '8.5.3' or 'unknown', got {value!r}")
         return value
+
+
+def json_schema() -> str:
+    """The JSON Schema of a signature file, for editors; kb/signature.schema.json is kept equal to it."""
+    import json
+
+    schema = Signature.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"

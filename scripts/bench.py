@@ -1,0 +1,186 @@
+"""Speed and memory of `trtdoctor explain`, against named baselines, in the same run.
+
+    python scripts/bench.py big   [--lines 1000000] [--runs 5]   # verbose log vs grep -E -f (KB patterns)
+    python scripts/bench.py small [--runs 20]                    # 300-line log vs python -c pass
+
+The big log is generated: the shapes of a real `trtexec --verbose` build (layer parsing, tactic timing,
+memory lines), with a real corpus failure at its end. Each command runs as a child process; wall time
+comes from a monotonic clock and peak memory from the child's own rusage (wait4), so nothing of the
+harness is counted. Medians and the ratio to the baseline are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+TEMPLATES = [
+    "[11/22/2026-10:{m:02d}:{s:02d}] [V] [TRT] Parsing node: /model.{i}/conv/Conv [Conv]",
+    "[11/22/2026-10:{m:02d}:{s:02d}] [V] [TRT] Searching for input: /model.{i}/act/Mul_output_0",
+    "[11/22/2026-10:{m:02d}:{s:02d}] [V] [TRT] /model.{i}/conv/Conv [Conv] inputs: [/model.{j}/act/Mul_output_0 -> (-1, 64, 80, 80)[FLOAT]], [model.{i}.conv.weight -> (64, 64, 3, 3)[FLOAT]], ",
+    "[11/22/2026-10:{m:02d}:{s:02d}] [V] [TRT] Registering layer: /model.{i}/conv/Conv for ONNX node: /model.{i}/conv/Conv",
+    "[11/22/2026-10:{m:02d}:{s:02d}] [V] [TRT] Tactic: 0x{h:016x} Time: 0.0{t:04d}",
+    "[11/22/2026-10:{m:02d}:{s:02d}] [V] [TRT] Set Tactic Name: sm80_xmma_fprop_implicit_gemm_f32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x64x32_stage4_warpsize2x2x1_g1_tensor16x8x8 Tactic: 0x{h:016x}",
+    "[11/22/2026-10:{m:02d}:{s:02d}] [V] [TRT] *************** Autotuning format combination: Float(409600,6400,80,1) -> Float(409600,6400,80,1) ***************",
+    "[11/22/2026-10:{m:02d}:{s:02d}] [V] [TRT] --------------- Timing Runner: /model.{i}/conv/Conv + PWN(/model.{i}/act/Sigmoid, /model.{i}/act/Mul) (CaskConvolution)",
+    "[11/22/2026-10:{m:02d}:{s:02d}] [V] [TRT] Fastest Tactic: 0x{h:016x} Time: 0.0{t:04d}",
+    "[11/22/2026-10:{m:02d}:{s:02d}] [V] [TRT] >>>>>>>>>>>>>>> Chose Runner Type: CaskConvolution Tactic: 0x{h:016x}",
+    "[11/22/2026-10:{m:02d}:{s:02d}] [V] [TRT] Layer(CaskConvolution): /model.{i}/conv/Conv, Tactic: 0x{h:016x}, /model.{j}/act/Mul_output_0 (Half[1,64:8,80,80]) -> /model.{i}/act/Mul_output_0 (Half[1,64:8,80,80])",
+    "[11/22/2026-10:{m:02d}:{s:02d}] [I] [TRT] [MemUsageChange] Init cuBLAS/cuBLASLt: CPU +{i} MiB, GPU +{j} MiB, now: CPU 1342, GPU 2107 (MiB)",
+]
+HEAD = ["&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=model.onnx --fp16 --verbose",
+        "[11/22/2026-10:00:00] [I] === Device Information ===",
+        "[11/22/2026-10:00:00] [I] Selected Device: NVIDIA A100-SXM4-40GB",
+        "[11/22/2026-10:00:00] [I] Compute Capability: 8.0"]
+
+
+def make_log(path: Path, lines: int, seed: int = 0) -> Path:
+    rng = random.Random(seed)
+    failure = _failure_log()
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("\n".join(HEAD) + "\n")
+        batch = []
+        for n in range(lines - len(HEAD) - len(failure)):
+            t = TEMPLATES[rng.randrange(len(TEMPLATES))]
+            batch.append(t.format(m=n // 60000 % 60, s=n // 1000 % 60, i=n % 257, j=(n + 1) % 257,
+                                  h=rng.getrandbits(64), t=rng.randrange(10000)))
+            if len(batch) == 10000:
+                out.write("\n".join(batch) + "\n")
+                batch.clear()
+        if batch:
+            out.write("\n".join(batch) + "\n")
+        out.write("\n".join(failure) + "\n")
+    return path
+
+
+def _failure_log() -> list[str]:
+    logs = sorted((ROOT / "corpus").glob("myelin-conv-computed-weights/*.log")) or \
+        sorted(p for p in (ROOT / "corpus").glob("*/*.log") if p.parent.name != "negative")
+    if not logs:
+        raise SystemExit("no corpus log to put at the end of the generated log")
+    return logs[0].read_text(encoding="utf-8", errors="replace").splitlines()
+
+
+def ere_patterns(dest: Path) -> tuple[Path, int, int]:
+    """The knowledge base's regexes in POSIX ERE for grep -E; a pattern that cannot be written so is
+    replaced by its scan literal (which is what trtdoctor searches the whole log for, too)."""
+    from trtdoctor.kb.load import load
+
+    kb = load(use_cache=False)
+    out, converted, fallback = [], 0, 0
+    for sig in kb.signatures:
+        for p in sig.patterns:
+            ere = re.sub(r"\(\?P<\w+>", "(", p.regex).replace("(?:", "(")
+            ere = ere.replace(r"\d", "[0-9]").replace(r"\s", "[[:space:]]").replace(r"\S", "[^[:space:]]")
+            ere = ere.replace(r"\w", "[[:alnum:]_]").replace(r"\W", "[^[:alnum:]_]")
+            if "(?" in ere or "\\b" in ere:
+                out.extend(re.escape(lit) for lit in p.literals)
+                fallback += 1
+            else:
+                out.append(ere)
+                converted += 1
+    dest.write_text("\n".join(out) + "\n")
+    return dest, converted, fallback
+
+
+def measure(cmd: list[str], runs: int, stdout=subprocess.DEVNULL) -> tuple[list[float], list[int]]:
+    walls, peaks = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        walls.append(time.perf_counter() - start)
+        peaks.append(usage.ru_maxrss * 1024)  # Linux reports KiB
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    return walls, peaks
+
+
+def trtdoctor_cmd() -> list[str]:
+    exe = shutil.which("trtdoctor")
+    return [exe] if exe else [sys.executable, "-m", "trtdoctor.cli"]
+
+
+def report(name: str, walls: list[float], peaks: list[int], base: float | None = None) -> float:
+    med = statistics.median(walls)
+    ratio = f"  {med / base:5.2f}x baseline" if base else ""
+    print(f"  {name:<34} median {med * 1000:9.1f} ms  (min {min(walls) * 1000:.1f}, max {max(walls) * 1000:.1f})"
+          f"  peak {max(peaks) / 2**20:7.1f} MiB{ratio}")
+    return med
+
+
+def big(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        log = make_log(Path(tmp) / "verbose.log", args.lines)
+        pats, converted, fallback = ere_patterns(Path(tmp) / "patterns.txt")
+        size = log.stat().st_size
+        print(f"generated {args.lines} lines, {size / 1e6:.1f} MB; {converted} patterns as ERE, "
+              f"{fallback} as their literals; {args.runs} runs each, interleaved")
+        cmd = trtdoctor_cmd() + ["explain", "--patterns-only", str(log)]
+        subprocess.run(cmd, stdout=subprocess.DEVNULL)  # warm the compiled-KB cache, as any second run is
+        grep_w, grep_p, doc_w, doc_p = [], [], [], []
+        for _ in range(args.runs):
+            w, p = measure(["grep", "-E", "-f", str(pats), str(log)], 1)
+            grep_w += w
+            grep_p += p
+            w, p = measure(cmd, 1)
+            doc_w += w
+            doc_p += p
+        base = report("grep -E -f (KB patterns)", grep_w, grep_p)
+        med = report("trtdoctor explain", doc_w, doc_p, base)
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        print(f"  trtdoctor's verdict: {out.stdout.splitlines()[1] if len(out.stdout.splitlines()) > 1 else out.stdout!r}")
+        print(f"ratio {med / base:.2f}x grep; target <= 2x and <= 150 MiB peak")
+
+
+def small(args: argparse.Namespace) -> None:
+    logs = sorted(p for p in (ROOT / "corpus").glob("*/*.log") if p.parent.name != "negative")
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "small.log"
+        lines: list[str] = []
+        for p in logs:
+            lines.extend(p.read_text(encoding="utf-8", errors="replace").splitlines())
+            if len(lines) >= 300:
+                break
+        log.write_text("\n".join(lines[-300:]) + "\n")
+        cmd = trtdoctor_cmd() + ["explain", str(log)]
+        subprocess.run(cmd, stdout=subprocess.DEVNULL)
+        base_w, base_p, doc_w, doc_p = [], [], [], []
+        for _ in range(args.runs):
+            w, p = measure([sys.executable, "-c", "pass"], 1)
+            base_w += w
+            base_p += p
+            w, p = measure(cmd, 1)
+            doc_w += w
+            doc_p += p
+        print(f"300-line log ({log.stat().st_size} bytes), {args.runs} runs each, interleaved")
+        base = report("python -c pass", base_w, base_p)
+        med = report("trtdoctor explain", doc_w, doc_p, base)
+        print(f"trtdoctor explain median {med * 1000:.0f} ms; target <= 150 ms")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    b = sub.add_parser("big")
+    b.add_argument("--lines", type=int, default=1_000_000)
+    b.add_argument("--runs", type=int, default=5)
+    s = sub.add_parser("small")
+    s.add_argument("--runs", type=int, default=20)
+    args = ap.parse_args()
+    {"big": big, "small": small}[args.what](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,214 @@
+"""Evaluate trtdoctor on its corpus, through the public flow.
+
+    python scripts/evaluate.py            # the tables
+    python scripts/evaluate.py --json F   # also the figures as JSON (scripts/readme_figures.py reads it)
+
+1. As shipped: every example log with the whole knowledge base, patterns only and patterns+classifier:
+   top-1 accuracy, per-signature recall and precision, the logs missed or misattributed, and how many
+   negative logs came out diagnosed.
+2. Held out by source thread: threads are split into folds; for each fold, the classifier is trained
+   without the fold's logs, and every pattern learnt only from the fold's threads (matching no example
+   of another thread) is removed, since an author wrote it from those logs. Logs of the fold are then
+   explained by regex alone, classifier alone, and both. Logs whose signature has no remaining pattern
+   that matches them are the *variants*: wordings no pattern names.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import re
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from trtdoctor import api, classify  # noqa: E402
+from trtdoctor.kb.compiled import KnowledgeBase  # noqa: E402
+from trtdoctor.kb.load import load  # noqa: E402
+from trtdoctor.match import Matcher  # noqa: E402
+
+CORPUS = ROOT / "corpus"
+
+
+@dataclasses.dataclass
+class Log:
+    path: Path
+    label: str          # signature id, or 'none' for a negative
+    kind: str           # error | consequence | warning | negative
+    thread: str
+
+
+def corpus_logs(kb: KnowledgeBase) -> list[Log]:
+    import yaml
+
+    logs = []
+    for path in sorted(CORPUS.glob("*/*.log")):
+        folder = path.parent.name
+        meta = yaml.safe_load(path.with_suffix(".yaml").read_text(encoding="utf-8")) or {}
+        thread = classify.thread(str(meta.get("source", path)))
+        if folder == "negative":
+            logs.append(Log(path, "none", "negative", thread))
+        elif kb.get(folder) is not None:
+            logs.append(Log(path, folder, kb.get(folder).kind, thread))
+    return logs
+
+
+def top(report) -> str:
+    return report.diagnoses[0].id if report.diagnoses else "none"
+
+
+def explain(log: Log, knowledge, classifier: bool, model=None):
+    with open(log.path, "rb") as stream:
+        return api.explain_chunks(api.read.chunks(stream), source=str(log.path), knowledge=knowledge,
+                                  classifier=classifier, model=model)
+
+
+def expected(log: Log) -> str:
+    return "none" if log.kind in ("negative", "warning") else log.label
+
+
+def scores(pairs: list[tuple[str, str]]) -> dict:
+    """Top-1 accuracy, per-signature recall/precision from (expected, got) pairs."""
+    right = sum(e == g for e, g in pairs)
+    by_exp, by_got, hit = Counter(e for e, _ in pairs), Counter(g for _, g in pairs), Counter(e for e, g in pairs if e == g)
+    per = {s: {"logs": by_exp[s], "recall": hit[s] / by_exp[s],
+               "precision": hit[s] / by_got[s] if by_got[s] else None} for s in sorted(by_exp) if s != "none"}
+    return {"n": len(pairs), "top1": right / len(pairs) if pairs else 0.0, "per_signature": per}
+
+
+def as_shipped(kb: KnowledgeBase, logs: list[Log]) -> dict:
+    knowledge = (kb, Matcher(kb))
+    out = {}
+    for mode, clf in (("patterns", False), ("patterns+classifier", True)):
+        pairs, wrong = [], []
+        neg_diagnosed = []
+        for log in logs:
+            got = top(explain(log, knowledge, clf))
+            if log.kind == "negative":
+                if got != "none":
+                    neg_diagnosed.append(f"{log.path.relative_to(ROOT)} -> {got}")
+                continue
+            pairs.append((expected(log), got))
+            if got != expected(log):
+                wrong.append(f"{log.path.relative_to(ROOT)}: expected {expected(log)}, got {got}")
+        res = scores(pairs)
+        res.update({"wrong": wrong, "negatives": sum(1 for l in logs if l.kind == "negative"),
+                    "negatives_diagnosed": neg_diagnosed})
+        out[mode] = res
+    return out
+
+
+def ablate(kb: KnowledgeBase, held: set[str], support: dict[tuple[str, int], set[str]]) -> KnowledgeBase:
+    sigs = []
+    for sig in kb.signatures:
+        keep = tuple(p for i, p in enumerate(sig.patterns) if support[(sig.id, i)] - held or not support[(sig.id, i)])
+        sigs.append(dataclasses.replace(sig, patterns=keep))
+    return KnowledgeBase(tuple(sigs), kb.key + "-ablated")
+
+
+def pattern_support(kb: KnowledgeBase, logs: list[Log]) -> dict[tuple[str, int], set[str]]:
+    """For each pattern, the threads of its own signature's examples that it matches."""
+    support: dict[tuple[str, int], set[str]] = defaultdict(set)
+    texts = {log.path: log.path.read_bytes().decode("utf-8", "replace") for log in logs}
+    for sig in kb.signatures:
+        for i, p in enumerate(sig.patterns):
+            rx = re.compile(p.regex)
+            support[(sig.id, i)] = {l.thread for l in logs if l.label == sig.id
+                                    and any(rx.search(line) for line in texts[l.path].splitlines())}
+    return support
+
+
+def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
+    support = pattern_support(kb, logs)
+    threads = sorted({l.thread for l in logs})
+    fold_of = {t: i % folds for i, t in enumerate(threads)}
+    results = {m: [] for m in ("regex", "classifier", "combined")}
+    variant_results = {m: [] for m in results}
+    neg_diag = {m: 0 for m in results}
+    n_neg = 0
+    for f in range(folds):
+        held = {t for t in threads if fold_of[t] == f}
+        test = [l for l in logs if l.thread in held]
+        if not test:
+            continue
+        train_kb = ablate(kb, held, support)
+        knowledge = (train_kb, Matcher(train_kb))
+        docs = [d for d in classify.log_docs(kb, CORPUS) if d.group not in held] + classify.signature_docs(train_kb)
+        model = classify.fit(docs)
+        for log in test:
+            if log.kind == "consequence":
+                continue  # consequences are pattern-only by design
+            regex_report = explain(log, knowledge, False)
+            combined_report = explain(log, knowledge, True, model)
+            with open(log.path, "rb") as stream:
+                text = classify.error_text(api.scan_lines(stream, knowledge))
+            pred = model.predict(text)[0] if text else ("none", 0.0, 0.0)
+            clf_got = pred[0] if pred[1] >= api.CLASSIFIER_DECIDES else "none"
+            got = {"regex": top(regex_report), "classifier": clf_got, "combined": top(combined_report)}
+            exp = expected(log)
+            if log.kind == "negative":
+                n_neg += 1
+                for m in got:
+                    neg_diag[m] += got[m] != "none"
+                continue
+            variant = not any(h.signature == log.label for h in
+                              knowledge[1].hits(api.scan_lines(open(log.path, "rb"), knowledge)))
+            for m in got:
+                results[m].append((exp, got[m]))
+                if variant and log.kind == "error":
+                    variant_results[m].append((exp, got[m]))
+    summary = {}
+    for m in results:
+        summary[m] = {"all": scores(results[m])["top1"], "n": len(results[m]),
+                      "variants": scores(variant_results[m])["top1"] if variant_results[m] else None,
+                      "variants_n": len(variant_results[m]), "negatives_diagnosed": neg_diag[m]}
+    summary["negatives"] = n_neg
+    summary["folds"] = folds
+    return summary
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--json", type=Path, help="write the figures here too")
+    ap.add_argument("--folds", type=int, default=10)
+    ap.add_argument("--quick", action="store_true", help="as shipped only, no held-out folds")
+    args = ap.parse_args()
+    kb = load(use_cache=False)
+    logs = corpus_logs(kb)
+    shipped = as_shipped(kb, logs)
+    print(f"corpus: {sum(l.kind != 'negative' for l in logs)} example logs of {len({l.label for l in logs} - {'none'})} "
+          f"signatures, {sum(l.kind == 'negative' for l in logs)} negatives, {len({l.thread for l in logs})} threads")
+    for mode, res in shipped.items():
+        print(f"\nas shipped, {mode}: top-1 {res['top1']:.1%} of {res['n']}; negatives diagnosed "
+              f"{len(res['negatives_diagnosed'])} of {res['negatives']}")
+        for w in res["wrong"]:
+            print(f"  miss: {w}")
+        for w in res["negatives_diagnosed"]:
+            print(f"  negative diagnosed: {w}")
+    weak = {s: v for s, v in shipped["patterns"]["per_signature"].items()
+            if v["recall"] < 1 or (v["precision"] is not None and v["precision"] < 1)}
+    if weak:
+        print("\nsignatures below 100% recall or precision (patterns):")
+        for s, v in weak.items():
+            print(f"  {s:<40} recall {v['recall']:.0%} precision {v['precision'] if v['precision'] is None else format(v['precision'], '.0%')}")
+    figures = {"shipped": shipped}
+    if not args.quick:
+        ho = held_out(kb, logs, args.folds)
+        figures["held_out"] = ho
+        print(f"\nheld out by thread ({ho['folds']} folds; patterns learnt only from held-out threads removed):")
+        print(f"  {'matcher':<12} {'top-1 all':>10} {'n':>5} {'variants':>9} {'n':>4} {'negatives diagnosed':>20}")
+        for m in ("regex", "classifier", "combined"):
+            r = ho[m]
+            var = "-" if r["variants"] is None else f"{r['variants']:.1%}"
+            print(f"  {m:<12} {r['all']:>10.1%} {r['n']:>5} {var:>9} {r['variants_n']:>4} "
+                  f"{r['negatives_diagnosed']:>8} of {ho['negatives']}")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1, default=str))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""Regenerate the README's coverage table and evaluation figures (never typed by hand).
+
+    python scripts/evaluate.py --json /tmp/eval.json && python scripts/readme_figures.py /tmp/eval.json
+
+Without an argument only the coverage table is regenerated. `tests/test_readme.py` checks that the
+coverage table matches the knowledge base.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+README = ROOT / "README.md"
+
+
+def coverage() -> str:
+    from trtdoctor.kb.load import load
+
+    kb = load(use_cache=False)
+    corpus = ROOT / "corpus"
+    by_cat: Counter[str] = Counter()
+    logs_by_cat: Counter[str] = Counter()
+    for sig in kb.signatures:
+        by_cat[sig.category] += 1
+        logs_by_cat[sig.category] += len(list((corpus / sig.id).glob("*.log")))
+    negatives = len(list((corpus / "negative").glob("*.log")))
+    rows = ["| category | signatures | corpus logs |", "| --- | ---: | ---: |"]
+    for cat in ("export", "parser", "builder", "runtime", "environment"):
+        rows.append(f"| {cat} | {by_cat[cat]} | {logs_by_cat[cat]} |")
+    rows.append(f"| **all** | **{sum(by_cat.values())}** | **{sum(logs_by_cat.values())}** |")
+    rows.append("")
+    rows.append(f"Plus {negatives} negative logs (successful builds, warnings only, other tools' failures) that must "
+                "give no diagnosis.")
+    return "\n".join(rows)
+
+
+def evaluation(path: Path) -> str:
+    fig = json.loads(path.read_text())
+    s = fig["shipped"]
+    lines = ["As shipped (`python scripts/evaluate.py`):", "",
+             "| matcher | top-1 on example logs | negatives diagnosed |", "| --- | ---: | ---: |"]
+    for mode in ("patterns", "patterns+classifier"):
+        r = s[mode]
+        lines.append(f"| {mode} | {r['top1']:.1%} of {r['n']} | {len(r['negatives_diagnosed'])} of {r['negatives']} |")
+    ho = fig.get("held_out")
+    if ho:
+        lines += ["", f"Held out by source thread ({ho['folds']} folds; the classifier never sees the thread it is "
+                  "tested on, and patterns learnt only from that thread are removed). *Variants* are the held-out "
+                  "logs that no remaining pattern names:", "",
+                  "| matcher | top-1, all held-out logs | top-1, variants | negatives diagnosed |",
+                  "| --- | ---: | ---: | ---: |"]
+        for m in ("regex", "classifier", "combined"):
+            r = ho[m]
+            var = "n/a" if r["variants"] is None else f"{r['variants']:.1%} of {r['variants_n']}"
+            lines.append(f"| {m} | {r['all']:.1%} of {r['n']} | {var} | {r['negatives_diagnosed']} of {ho['negatives']} |")
+    return "\n".join(lines)
+
+
+def replace(text: str, name: str, body: str) -> str:
+    pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(\n<!-- {name}:end -->)", re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"README has no {name} markers")
+    return pattern.sub(lambda m: m.group(1) + body + m.group(2), text)
+
+
+def main() -> None:
+    text = README.read_text(encoding="utf-8")
+    text = replace(text, "coverage", coverage())
+    if len(sys.argv) > 1:
+        text = replace(text, "evaluation", evaluation(Path(sys.argv[1])))
+    README.write_text(text, encoding="utf-8")
+    print("README figures regenerated")
+
+
+if __name__ == "__main__":
+    main()
