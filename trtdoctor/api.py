@@ -103,12 +103,14 @@ def scan_lines(stream: BinaryIO, knowledge: tuple[KnowledgeBase, Matcher]) -> li
 
 def _consult_classifier(report: Report, kb: KnowledgeBase, matcher: Matcher, lines: list, min_confidence: float,
                         model=None) -> None:
-    from trtdoctor import classify
+    from trtdoctor.errortext import error_text
 
-    text = classify.error_text(lines)
+    text = error_text(lines)
     report.matcher = "patterns+classifier"
     if not text:
         return
+    from trtdoctor import classify
+
     predictions = (model or classify.model_for(kb)).predict(text)
     label, confidence, _ = predictions[0]
     sig = kb.get(label)

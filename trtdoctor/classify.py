@@ -24,15 +24,10 @@ from pathlib import Path
 import numpy as np
 
 from trtdoctor import __version__
-from trtdoctor.lines import LogLine
+from trtdoctor.errortext import _NUM, _SPACE, error_text  # noqa: F401  (re-exported for callers)
 
 NONE = "none"
 _FORMAT = 1
-_NUM = re.compile(r"0x[0-9a-fA-F]+|\d+")
-_SPACE = re.compile(r"\s+")
-_ERRORISH = re.compile(r"[Ee]rror|ERROR|[Ff]ail|FAIL|Assertion|[Ee]xception|[Uu]nsupported|not supported|"
-                       r"[Cc]ould not|[Cc]annot|[Ii]nvalid|mismatch|[Nn]o such|[Ss]egmentation|Aborted|refused")
-MAX_LINES = 60
 
 
 @dataclass(frozen=True)
@@ -40,24 +35,6 @@ class Doc:
     text: str
     label: str
     group: str
-
-
-def error_text(lines: Sequence[LogLine]) -> str:
-    """The part of a log the classifier reads: its error-looking lines, numbers folded, at most MAX_LINES."""
-    picked: list[str] = []
-    seen: set[str] = set()
-    for line in lines:
-        if line.severity in ("info", "verbose"):
-            continue
-        if line.severity != "error" and not _ERRORISH.search(line.message):
-            continue
-        norm = _SPACE.sub(" ", _NUM.sub("0", line.message)).strip()
-        if norm and norm not in seen:
-            seen.add(norm)
-            picked.append(norm)
-        if len(picked) >= MAX_LINES:
-            break
-    return "\n".join(picked)
 
 
 class Model:

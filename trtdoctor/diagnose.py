@@ -334,14 +334,14 @@ def _test(test: str, value: str, names: dict[str, Any], facts: LogFacts, matcher
 def from_classifier(sig: Signature, confidence: float, lines: Sequence[LogLine], facts: LogFacts,
                     matcher: Matcher) -> Diagnosis:
     """A diagnosis that no pattern made: the evidence is the error lines the classifier read."""
-    from trtdoctor.classify import error_text
+    from trtdoctor.errortext import error_text, fold
 
     wanted = set(error_text(lines).splitlines())
     evidence = []
     for line in lines:
         if len(evidence) >= 4:
             break
-        if line.severity == "error" or any(w and w in _fold(line.message) for w in wanted):
+        if line.severity == "error" or fold(line.message) in wanted:
             evidence.append(EvidenceLine(line.number, line.text.strip(), "classifier"))
     cause_results: list[CauseResult] = []
     cause_text, remedy = sig.cause, list(sig.remedy)
@@ -356,7 +356,3 @@ def from_classifier(sig: Signature, confidence: float, lines: Sequence[LogLine],
         causes=cause_results)
 
 
-def _fold(message: str) -> str:
-    from trtdoctor.classify import _NUM, _SPACE
-
-    return _SPACE.sub(" ", _NUM.sub("0", message)).strip()

@@ -49,14 +49,16 @@ class KnowledgeBaseError(Exception):
 
 def bundled_dir() -> Path:
     here = Path(__file__).resolve().parent.parent
-    try:
-        from importlib.resources import files
+    # find_spec, not importlib.resources: the latter imports zipfile and friends on every run.
+    from importlib.util import find_spec
 
-        bundled = Path(str(files("trtdoctor._kb")))
-        if bundled.is_dir() and any(bundled.glob("*.yaml")):
-            return bundled
-    except (ModuleNotFoundError, TypeError):
-        pass
+    try:
+        spec = find_spec("trtdoctor._kb")
+    except ModuleNotFoundError:
+        spec = None
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        if any(Path(location).glob("*.yaml")):
+            return Path(location)
     return here.parent / "kb"  # a source checkout that was not installed
 
 

@@ -1,0 +1,40 @@
+"""The part of a log the classifier reads: its error-looking lines, with numbers folded.
+
+Kept apart from the classifier so that deciding whether there is anything to classify costs no
+numpy or scikit-learn import.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from trtdoctor.lines import LogLine
+
+_NUM = re.compile(r"0x[0-9a-fA-F]+|\d+")
+_SPACE = re.compile(r"\s+")
+_ERRORISH = re.compile(r"[Ee]rror|ERROR|[Ff]ail|FAIL|Assertion|[Ee]xception|[Uu]nsupported|not supported|"
+                       r"[Cc]ould not|[Cc]annot|[Ii]nvalid|mismatch|[Nn]o such|[Ss]egmentation|Aborted|refused")
+MAX_LINES = 60
+
+
+def fold(message: str) -> str:
+    return _SPACE.sub(" ", _NUM.sub("0", message)).strip()
+
+
+def error_text(lines: Sequence[LogLine]) -> str:
+    """Error-looking lines (not info or verbose ones), numbers folded, duplicates dropped, at most MAX_LINES."""
+    picked: list[str] = []
+    seen: set[str] = set()
+    for line in lines:
+        if line.severity in ("info", "verbose"):
+            continue
+        if line.severity != "error" and not _ERRORISH.search(line.message):
+            continue
+        norm = fold(line.message)
+        if norm and norm not in seen:
+            seen.add(norm)
+            picked.append(norm)
+        if len(picked) >= MAX_LINES:
+            break
+    return "\n".join(picked)
