@@ -46,8 +46,10 @@ _COMMAND = re.compile(r"&&&& RUNNING TensorRT\.trtexec(?: \[TensorRT v\d+\])? # 
 _NODE_PARSING = re.compile(r'While parsing node number (\d+) \[(\w+)(?: -> "([^"]*)")?\]')
 _NODE_IN = re.compile(r"In node (\d+) (?:with name: (\S*) and operator: (\w+)|\((\w+)\))")
 _DEVICE = re.compile(r"Selected Device: (.+?)\s*$")
-_GPU_NAME = re.compile(r"((?:NVIDIA )?(?:GeForce|Tesla|Quadro|TITAN|RTX|Jetson)[\w -]*?\w|NVIDIA [AHLT]\d+\w*"
-                       r"(?:[ -]\w+)?|(?:AGX |NX )?(?:Orin|Xavier)\b[\w ]*)")
+_GPU_NAME = re.compile(
+    r"((?:NVIDIA )?(?:GeForce (?:RTX |GTX |MX)?|Tesla |Quadro (?:RTX )?|TITAN |RTX )[A-Z]?\d{2,4}\w*(?:-\w+)*"
+    r"(?: (?:Ti|SUPER|Laptop GPU|Max-Q))*|NVIDIA [AHLTBV]\d+\w*(?:[- ](?:SXM\d?|PCIe|NVL|\d+GB)\w*)*"
+    r"|Jetson [\w ]*?(?:Nano|TX2|Orin|Xavier)(?: NX| AGX)?|(?:AGX |NX )?(?:Orin|Xavier)(?: NX| AGX| Nano)?)")
 _CC = re.compile(r"Compute Capability:?\s*(\d+)\.(\d+)")
 _DRIVER = re.compile(r"[Dd]river [Vv]ersion\s*[:=]?\s*(\d{3,4})(?:\.\d+)*")
 _CUDA = re.compile(r"CUDA [Vv]ersion\s*[:=]?\s*(\d{1,2})\.(\d+)")

@@ -134,15 +134,21 @@ def _examples(corpus: Path, sig_id: str) -> list[Path]:
     return sorted((corpus / sig_id).glob("*.log"))
 
 
+_TEXTS: dict[Path, list[str]] = {}
+
+
 def _lines_matching(rx: re.Pattern[str], path: Path) -> int | None:
-    text = path.read_bytes().decode("utf-8", "replace")
-    for n, line in enumerate(text.splitlines(), 1):
+    lines = _TEXTS.get(path)
+    if lines is None:
+        lines = _TEXTS[path] = path.read_bytes().decode("utf-8", "replace").splitlines()
+    for n, line in enumerate(lines, 1):
         if rx.search(line):
             return n
     return None
 
 
 def check(paths: Sequence[Path], corpus: Path, *, run_examples: bool = True) -> CheckResult:
+    _TEXTS.clear()  # a check reads the corpus as it is now
     files: list[Path] = []
     for path in paths:
         files.extend(signature_files([path]) if path.is_dir() else [path])
