@@ -13,7 +13,16 @@ from trtdoctor.read import InputError
 
 from conftest import CORPUS
 
-EXAMPLES = sorted(p for p in CORPUS.glob("*/*.log") if p.parent.name != "negative")
+def _error_examples():
+    from trtdoctor.api import knowledge_base
+
+    kb, _ = knowledge_base()
+    return [p for p in sorted(CORPUS.glob("*/*.log"))
+            if kb.get(p.parent.name) is not None and kb.get(p.parent.name).kind == "error"
+            and len(p.read_bytes()) > 200]
+
+
+EXAMPLES = _error_examples()
 
 
 def outcome(data: bytes):
@@ -45,7 +54,7 @@ def expected_id() -> str:
     lambda b: b.replace(b"\n", b"\r\n"),
     lambda b: b.replace(b"\n", b"\r"),
     lambda b: b"\x1b[0m" + b.replace(b"\n", b"\x1b[0m\n\x1b[31m"),
-    lambda b: b"\xff\xfe\xfa garbage \xc3\x28\n" * 3 + b,                  # invalid UTF-8 around it
+    lambda b: b"garbage \xff\xfe\xfa \xc3\x28\n" * 3 + b,                  # invalid UTF-8 around it
     lambda b: "前置的中文说明行\n".encode("gbk") + b,                       # GBK console text around it
     lambda b: b"x" * (3 << 20) + b"\n" + b,                                 # a 3 MB line before the log
     lambda b: b"\n".join(l + b"\n[pid 2] unrelated output" for l in b.split(b"\n")),  # interleaved processes

@@ -46,9 +46,14 @@ class Check:
     says: str
     holds: bool | None    # None: the log does not show enough to tell
     line: int | None = None
+    required: bool = False  # unknown counts as failed: the cause is not chosen on a guess
+
+    @property
+    def fails(self) -> bool:
+        return self.holds is False or (self.required and self.holds is None)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"says": self.says, "holds": self.holds, "line": self.line}
+        return {"says": self.says, "holds": self.holds, "line": self.line, "required": self.required}
 
 
 @dataclass(frozen=True)
@@ -216,13 +221,17 @@ def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher
             captures.setdefault(key, _number(value))
 
     seen: set[int] = set()
+    messages: set[str] = set()
     evidence: list[EvidenceLine] = []
     for hit in sorted(hits, key=lambda h: h.line.number):
         if hit.line.number in seen:
             continue
         seen.add(hit.line.number)
-        if len(evidence) < MAX_EVIDENCE:
+        # The same message repeated (a failing allocation retried, each layer reporting it) is one
+        # piece of evidence; the repeats are counted, not listed.
+        if len(evidence) < MAX_EVIDENCE and hit.line.message not in messages:
             evidence.append(EvidenceLine(hit.line.number, hit.line.text.strip()))
+            messages.add(hit.line.message)
     repeats = len(seen) - len(evidence)
 
     first = evidence[0].line
@@ -269,7 +278,7 @@ def _select_cause(causes: Sequence[CauseSpec], names: dict[str, Any], facts: Log
         checks: list[Check] = []
         for item in cause.when:
             holds, line = _test(item.test, item.value, local, facts, matcher, lines, probe_outcomes)
-            checks.append(Check(item.says, holds, line))
+            checks.append(Check(item.says, holds, line, item.required))
         checked.append(checks)
     return _choose(causes, checked)
 
@@ -278,7 +287,7 @@ def _choose(causes: Sequence[CauseSpec], checked: Sequence[Sequence[Check]]) -> 
     """Among the causes no check contradicts, the one with most checks holding; ties to the first listed."""
     scored = []
     for order, (cause, checks) in enumerate(zip(causes, checked)):
-        ruled_out = any(c.holds is False for c in checks)
+        ruled_out = any(c.fails for c in checks)
         scored.append((sum(1 for c in checks if c.holds), order, cause, checks, ruled_out))
     alive = [s for s in scored if not s[4]] or scored
     best = max(alive, key=lambda s: (s[0], -s[1]))
@@ -295,9 +304,9 @@ def reselect(diag: Diagnosis, sig: Signature, probe_outcomes: Mapping[str, str])
     for spec, result in zip(sig.causes, diag.causes):
         checks = []
         for item, check in zip(spec.when, result.checks):
-            if item.test == "probe":
-                outcome = probe_outcomes.get(item.value)
-                check = Check(check.says, True if outcome == "confirmed" else False if outcome == "refuted" else None)
+            if item.test in ("probe", "no_probe"):
+                holds, _ = _test(item.test, item.value, {}, None, None, (), probe_outcomes)  # type: ignore[arg-type]
+                check = Check(check.says, holds, None, item.required)
             checks.append(check)
         checked.append(checks)
     diag.causes, chosen = _choose(sig.causes, checked)
@@ -321,12 +330,10 @@ def _test(test: str, value: str, names: dict[str, Any], facts: LogFacts, matcher
         if facts.tensorrt is None:
             return None, facts.tensorrt_line
         return versions.satisfies(facts.tensorrt, value), facts.tensorrt_line
-    if test == "probe":
+    if test in ("probe", "no_probe"):
         outcome = probe_outcomes.get(value)
-        if outcome == "confirmed":
-            return True, None
-        if outcome == "refuted":
-            return False, None
+        if outcome in ("confirmed", "refuted"):
+            return (outcome == "confirmed") == (test == "probe"), None
         return None, None
     raise ValueError(f"unknown evidence test {test!r}")
 

@@ -35,12 +35,14 @@ class InputError(Exception):
 class Chunk:
     """Normalised bytes holding whole lines (LF-separated). ``first_line`` numbers its first line from 1.
 
-    ``continues`` is true when the chunk's first line is the rest of a line cut at ``MAX_LINE``.
+    ``continues`` is true when the chunk's first line is the rest of a line cut at ``MAX_LINE``;
+    ``newlines`` counts the line ends in ``data`` (counted once here, so no later step counts again).
     """
 
     data: bytes
     first_line: int
     continues: bool = False
+    newlines: int = 0
 
 
 def open_input(source: str | os.PathLike[str]) -> BinaryIO:
@@ -151,20 +153,23 @@ def chunks(stream: BinaryIO, size: int = CHUNK) -> Iterator[Chunk]:
                     carry = data + hold
                     continue
                 out = _normalise(data)
-                yield Chunk(out, line, continues)
-                line += out.count(b"\n")
+                n = out.count(b"\n")
+                yield Chunk(out, line, continues, n)
+                line += n
                 carry, continues = hold, True
                 continue
             out = _normalise(data[: cut + 1])
-            yield Chunk(out, line, continues)
-            line += out.count(b"\n")
+            n = out.count(b"\n")
+            yield Chunk(out, line, continues, n)
+            line += n
             carry, continues = data[cut + 1:] + hold, False
     except OSError as exc:
         raise InputError(f"input cannot be read ({exc.strerror or exc})") from None
     if carry:
         out = _normalise(carry)
         if out:
-            yield Chunk(out if out.endswith(b"\n") else out + b"\n", line, continues)
+            out = out if out.endswith(b"\n") else out + b"\n"
+            yield Chunk(out, line, continues, out.count(b"\n"))
 
 
 def decode_line(raw: bytes) -> str:

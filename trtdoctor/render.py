@@ -102,7 +102,9 @@ def _text(report: Report, s: _Style, verbose: bool) -> str:
                 mark = "→" if c.selected else ("✗" if c.ruled_out else "·")
                 out.append(f"    {mark} {c.title}")
                 for check in c.checks:
-                    sign = {True: s.green("yes"), False: "no", None: s.dim("unknown")}[check.holds]
+                    sign = {True: s.green("yes"), False: "no", None: s.dim("not shown")}[check.holds]
+                    if check.required and check.holds is None:
+                        sign += s.dim(" (needed)")
                     out.append(f"        {sign}: {check.says}")
         out.append(f"  {s.bold('Why')}:")
         out.append(_wrap(d.cause, "    "))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from trtdoctor.lines import LogLine, parse_line
 from trtdoctor.read import Chunk, decode_line
@@ -34,7 +34,6 @@ class Scan:
     total_bytes: int = 0
     dropped: int = 0          # selected lines not kept because of KEEP
     engine: str = "re"
-    _numbers: set[int] = field(default_factory=set, repr=False)
 
 
 def compile_literals(literals: Iterable[str]):
@@ -83,9 +82,7 @@ def scan(chunks: Iterator[Chunk], literals: Iterable[str], keep: int = KEEP) -> 
                     tail.append(line)
                 last_line = number
             pos = end + 1
-        total_lines = chunk.first_line + data.count(b"\n") - 1
-        if not data.endswith(b"\n"):
-            total_lines += 1
+        total_lines = chunk.first_line + chunk.newlines - (1 if data.endswith(b"\n") else 0)
     lines = head + list(tail)
     return Scan(lines=lines, total_lines=total_lines, total_bytes=total_bytes,
                 dropped=selected - len(lines), engine=engine)

@@ -20,9 +20,10 @@ class PatternSpec:
 @dataclass(frozen=True, slots=True)
 class EvidenceSpec:
     says: str
-    test: str               # 'expr' | 'line' | 'no_line' | 'tensorrt' | 'probe'
+    test: str               # 'expr' | 'line' | 'no_line' | 'tensorrt' | 'probe' | 'no_probe'
     value: str
     literals: tuple[str, ...] = ()
+    required: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +79,7 @@ class KnowledgeBase:
                                for p in s["patterns"]),
                 affected=s["affected"], fixed_in=s["fixed_in"], cause=s["cause"], remedy=tuple(s["remedy"]),
                 causes=tuple(CauseSpec(c["id"], c["title"], c["cause"], tuple(c["remedy"]),
-                                       tuple(EvidenceSpec(e["says"], e["test"], e["value"], tuple(e["literals"]))
+                                       tuple(EvidenceSpec(e["says"], e["test"], e["value"], tuple(e["literals"]), e["required"])
                                              for e in c["when"]))
                              for c in s["causes"]),
                 probes=tuple(s["probes"]), references=tuple(s["references"]),

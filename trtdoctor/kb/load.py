@@ -150,7 +150,7 @@ def compile_one(path: Path, data: bytes) -> tuple[Signature | None, list[Problem
     from pydantic import ValidationError
 
     from trtdoctor.kb.literals import LiteralError, required_literals
-    from trtdoctor.kb.schema import Signature as SignatureModel
+    from trtdoctor.kb.schema import TESTS, Signature as SignatureModel
 
     where = str(path)
     try:
@@ -193,10 +193,10 @@ def compile_one(path: Path, data: bytes) -> tuple[Signature | None, list[Problem
     for ci, c in enumerate(model.causes):
         when = []
         for ei, e in enumerate(c.when):
-            test = next(k for k in ("expr", "line", "no_line", "tensorrt", "probe") if getattr(e, k) is not None)
+            test = next(k for k in TESTS if getattr(e, k) is not None)
             value = getattr(e, test)
             lits = literals(value, ("causes", ci, "when", ei, test)) if test in ("line", "no_line") else ()
-            when.append(EvidenceSpec(e.says, test, value, lits))
+            when.append(EvidenceSpec(e.says, test, value, lits, e.required))
         causes.append(CauseSpec(c.id, c.title, c.cause, tuple(c.remedy), tuple(when)))
     if problems:
         return None, problems

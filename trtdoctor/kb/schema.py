@@ -16,6 +16,7 @@ ID_RE = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 VERSION_RE = r"^\d+(?:\.\d+){0,3}$"
 SPEC_RE = r"^\s*(?:(?:==|!=|>=|<=|>|<)\s*\d+(?:\.\d+){0,3}\s*)(?:,\s*(?:==|!=|>=|<=|>|<)\s*\d+(?:\.\d+){0,3}\s*)*$"
 
+TESTS = ("expr", "line", "no_line", "tensorrt", "probe", "no_probe")
 Category = Literal["export", "parser", "builder", "runtime", "environment"]
 Kind = Literal["error", "consequence", "warning"]
 
@@ -43,7 +44,7 @@ class Pattern(_Strict):
 
 
 class Evidence(_Strict):
-    """One test that selects a candidate cause. Exactly one of expr, line, no_line, tensorrt, probe."""
+    """One test that selects a candidate cause: exactly one of expr, line, no_line, tensorrt, probe, no_probe."""
 
     says: str = Field(description="What this evidence means, in a sentence a user reads in the report.")
     expr: str | None = Field(None, description="Boolean expression over the captured numbers and facts, "
@@ -52,12 +53,15 @@ class Evidence(_Strict):
     no_line: str | None = Field(None, description="Regex that must match no line of the log.")
     tensorrt: str | None = Field(None, description="Version specifier the log's TensorRT version must meet.")
     probe: str | None = Field(None, description="Id of a confirmation probe that must report 'confirmed'.")
+    no_probe: str | None = Field(None, description="Id of a confirmation probe that must report 'refuted'.")
+    required: bool = Field(False, description="When the log cannot tell (no probe ran, a name is missing), "
+                           "count this test as failed rather than unknown: the cause is never chosen on a guess.")
 
     @model_validator(mode="after")
     def _exactly_one(self) -> "Evidence":
-        given = [k for k in ("expr", "line", "no_line", "tensorrt", "probe") if getattr(self, k) is not None]
+        given = [k for k in TESTS if getattr(self, k) is not None]
         if len(given) != 1:
-            raise ValueError(f"give exactly one of expr, line, no_line, tensorrt, probe (got {given or 'none'})")
+            raise ValueError(f"give exactly one of {', '.join(TESTS)} (got {given or 'none'})")
         for key in ("line", "no_line"):
             value = getattr(self, key)
             if value is not None:
@@ -67,8 +71,10 @@ class Evidence(_Strict):
                     raise ValueError(f"{key} does not compile: {exc}") from None
         if self.tensorrt is not None and not re.match(SPEC_RE, self.tensorrt):
             raise ValueError(f"tensorrt must be a version specifier like '>=8.5,<10.3', got {self.tensorrt!r}")
-        if self.probe is not None and not re.match(ID_RE, self.probe):
-            raise ValueError(f"probe must be an id like 'conv-weights-not-constant', got {self.probe!r}")
+        for key in ("probe", "no_probe"):
+            value = getattr(self, key)
+            if value is not None and not re.match(ID_RE, value):
+                raise ValueError(f"{key} must be an id like 'conv-weights-not-constant', got {value!r}")
         if self.expr is not None:
             from trtdoctor.expr import ExprError, compile_expr
 
