@@ -85,6 +85,9 @@ def _text(report: Report, s: _Style, verbose: bool) -> str:
             out.append("")
             out.append(s.dim("Also found:"))
         out.append(s.red(f"✖ {d.title}") + s.dim(f"  [{d.id}, {d.category}, confidence {_confidence(d)}]"))
+        if d.kind == "consequence":
+            out.append(s.yellow("  This line only follows another error: the cause is earlier in the log, or was not "
+                                "captured (rerun with --verbose and keep the whole log)."))
         selected = d.selected_cause
         if selected:
             out.append(f"  {s.bold('Most likely cause')}: {selected.title}")
