@@ -41,6 +41,25 @@ def coverage() -> str:
     return "\n".join(rows)
 
 
+EXAMPLE = "examples/myelin-conv-computed-weights.log"
+
+
+def example() -> str:
+    """The real text report on the bundled example, as the README's first set-up command prints it."""
+    import os
+
+    from trtdoctor import explain
+    from trtdoctor.render import render
+
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        report = explain(EXAMPLE)
+    finally:
+        os.chdir(here)
+    return "\n".join(["```console", f"$ trtdoctor explain {EXAMPLE}", render(report).rstrip("\n"), "```"])
+
+
 def evaluation(path: Path) -> str:
     fig = json.loads(path.read_text())
     s = fig["shipped"]
@@ -64,14 +83,15 @@ def evaluation(path: Path) -> str:
 
 
 def replace(text: str, name: str, body: str) -> str:
-    pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(\n<!-- {name}:end -->)", re.S)
+    pattern = re.compile(rf"(<!-- {name}:start -->)\n.*?(<!-- {name}:end -->)", re.S)
     if not pattern.search(text):
         raise SystemExit(f"README has no {name} markers")
-    return pattern.sub(lambda m: m.group(1) + body + m.group(2), text)
+    return pattern.sub(lambda m: m.group(1) + "\n" + body + "\n" + m.group(2), text)
 
 
 def main() -> None:
     text = README.read_text(encoding="utf-8")
+    text = replace(text, "example", example())
     text = replace(text, "coverage", coverage())
     if len(sys.argv) > 1:
         text = replace(text, "evaluation", evaluation(Path(sys.argv[1])))

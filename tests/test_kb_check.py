@@ -131,3 +131,12 @@ def test_bundled_knowledge_base_passes_the_gate():
     result = check([bundled_dir()], CORPUS)
     assert result.ok, messages(result)
     assert result.signatures >= 10
+
+
+def test_corpus_folder_without_signature_is_reported_for_the_whole_kb_only(tmp_path):
+    kb, corpus = write_kb(tmp_path, {"frob-fail": GOOD.format(id="frob-fail", regex=r"frobnicator failed (?P<n>\d+) times")},
+                          {"frob-fail/one": "[E] frobnicator failed 3 times\n", "widget-gone/two": "[E] no widget\n"})
+    whole = messages(check([kb], corpus))
+    assert "widget-gone" in whole and "names no signature" in whole
+    # A contributor checking the one file they wrote is not told about other folders.
+    assert "names no signature" not in messages(check([kb / "frob-fail.yaml"], corpus))

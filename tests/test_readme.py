@@ -37,3 +37,12 @@ def test_coverage_table_matches_the_knowledge_base():
 
     body = README.split("<!-- coverage:start -->\n", 1)[1].split("\n<!-- coverage:end -->", 1)[0]
     assert body == readme_figures.coverage(), "run: python scripts/readme_figures.py"
+
+
+def test_example_output_is_the_real_output():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import readme_figures
+
+    body = README.split("<!-- example:start -->\n", 1)[1].split("\n<!-- example:end -->", 1)[0]
+    assert body == readme_figures.example(), "run: python scripts/readme_figures.py"
+    assert readme_figures.EXAMPLE in setup_commands()[0]

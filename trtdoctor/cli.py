@@ -265,9 +265,9 @@ def kb_check(
     result = check(targets, corpus_dir)
     for problem in result.problems:
         typer.echo(str(problem))
-    status = "ok" if result.ok else f"{len(result.problems)} problems"
-    typer.echo(f"kb check: {result.signatures} signatures, {result.examples} examples, "
-               f"{result.negatives} negative logs: {status}", err=not result.ok)
+    status = "ok" if result.ok else _plural(len(result.problems), "problem")
+    typer.echo(f"kb check: {_plural(result.signatures, 'signature')}, {_plural(result.examples, 'example')}, "
+               f"{_plural(result.negatives, 'negative log')}: {status}", err=not result.ok)
     raise typer.Exit(0 if result.ok else 1)
 
 
@@ -303,3 +303,7 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

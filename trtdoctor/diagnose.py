@@ -169,10 +169,14 @@ def rank(kb: KnowledgeBase, matcher: Matcher, hits: Sequence[Hit], facts: LogFac
     candidates: list[Candidate] = []
     # A signature that declares it outranks another (its specific form, or the cause of that symptom)
     # takes the other's place when both are found.
-    outranked = {o: d.id for d in diagnoses for o in kb.by_id[d.id].outranks}
+    # A warning may outrank too: a rejected timing cache prints the same header assertion as a foreign
+    # engine file, and the warning that follows says which of the two it was.
+    outranked = {o: n.id for n in notes for o in kb.by_id[n.id].outranks}
+    outranked.update({o: d.id for d in diagnoses for o in kb.by_id[d.id].outranks})
+    found = {d.id for d in diagnoses} | {n.id for n in notes}
     kept: list[Diagnosis] = []
     for diag in diagnoses:
-        if diag.id in outranked and any(d.id == outranked[diag.id] for d in diagnoses):
+        if diag.id in outranked and outranked[diag.id] in found:
             candidates.append(Candidate(diag.id, diag.title, diag.confidence,
                                         f"explained by {outranked[diag.id]}, which outranks it"))
             continue

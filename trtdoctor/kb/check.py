@@ -183,7 +183,8 @@ def check(paths: Sequence[Path], corpus: Path, *, run_examples: bool = True) -> 
 
     for neg in negatives:
         problems.extend(_check_sidecar(neg))
-    if (corpus).is_dir() and all(p.parent == files[0].parent for p in files):
+    # Orphan folders are a question for a whole knowledge base, not for one file checked on its own.
+    if corpus.is_dir() and paths and all(p.is_dir() for p in paths):
         for folder in sorted(d for d in corpus.iterdir() if d.is_dir()):
             if folder.name != "negative" and folder.name not in ids:
                 problems.append(Problem(str(folder), None, "corpus folder names no signature"))
