@@ -73,6 +73,46 @@ def _failure_log() -> list[str]:
     return logs[0].read_text(encoding="utf-8", errors="replace").splitlines()
 
 
+_CLASS_ESCAPES = {"d": "0-9", "s": "[:space:]", "w": "[:alnum:]_"}
+_ESCAPES = {"d": "[0-9]", "s": "[[:space:]]", "S": "[^[:space:]]", "w": "[[:alnum:]_]", "W": "[^[:alnum:]_]"}
+
+
+def to_ere(regex: str) -> str | None:
+    """One RE2 pattern in POSIX ERE, or None where ERE has no equivalent (lookaround-free RE2 mostly has one)."""
+    out, i, in_class = [], 0, False
+    regex = re.sub(r"\(\?P<\w+>", "(", regex).replace("(?:", "(")
+    if "(?" in regex or "\\b" in regex:
+        return None
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\" and i + 1 < len(regex):
+            n = regex[i + 1]
+            if in_class:
+                if n in _CLASS_ESCAPES:
+                    out.append(_CLASS_ESCAPES[n])
+                elif n in "]\\-^" or n.isalnum():
+                    return None  # would need reordering inside the bracket
+                else:
+                    out.append(n)
+            else:
+                out.append(_ESCAPES.get(n, c + n))
+            i += 2
+            continue
+        if c == "[" and not in_class:
+            in_class = True
+            out.append(c)
+            if regex[i + 1:i + 2] == "^":
+                out.append("^")
+                i += 1
+        elif c == "]" and in_class:
+            in_class = False
+            out.append(c)
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
 def ere_patterns(dest: Path) -> tuple[Path, int, int]:
     """The knowledge base's regexes in POSIX ERE for grep -E; a pattern that cannot be written so is
     replaced by its scan literal (which is what trtdoctor searches the whole log for, too)."""
@@ -82,24 +122,30 @@ def ere_patterns(dest: Path) -> tuple[Path, int, int]:
     out, converted, fallback = [], 0, 0
     for sig in kb.signatures:
         for p in sig.patterns:
-            ere = re.sub(r"\(\?P<\w+>", "(", p.regex).replace("(?:", "(")
-            ere = ere.replace(r"\d", "[0-9]").replace(r"\s", "[[:space:]]").replace(r"\S", "[^[:space:]]")
-            ere = ere.replace(r"\w", "[[:alnum:]_]").replace(r"\W", "[^[:alnum:]_]")
-            if "(?" in ere or "\\b" in ere:
+            ere = to_ere(p.regex)
+            if ere is None:
                 out.extend(re.escape(lit) for lit in p.literals)
                 fallback += 1
             else:
                 out.append(ere)
                 converted += 1
     dest.write_text("\n".join(out) + "\n")
+    # A pattern grep cannot compile would make it exit at once and look fast: refuse to measure that.
+    check = subprocess.run(["grep", "-E", "-f", str(dest), "/dev/null"], capture_output=True, text=True)
+    if check.returncode == 2:
+        raise SystemExit(f"grep rejects the converted patterns: {check.stderr.strip()}")
     return dest, converted, fallback
+
+
+# pip byte-compiles what it installs; a shell that forbids .pyc files would time the compiler instead.
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def measure(cmd: list[str], runs: int, stdout=subprocess.DEVNULL) -> tuple[list[float], list[int]]:
     walls, peaks = [], []
     for _ in range(runs):
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.DEVNULL, env=CHILD_ENV)
         _, status, usage = os.wait4(proc.pid, 0)
         walls.append(time.perf_counter() - start)
         peaks.append(usage.ru_maxrss * 1024)  # Linux reports KiB
@@ -128,7 +174,7 @@ def big(args: argparse.Namespace) -> None:
         print(f"generated {args.lines} lines, {size / 1e6:.1f} MB; {converted} patterns as ERE, "
               f"{fallback} as their literals; {args.runs} runs each, interleaved")
         cmd = trtdoctor_cmd() + ["explain", "--patterns-only", str(log)]
-        subprocess.run(cmd, stdout=subprocess.DEVNULL)  # warm the compiled-KB cache, as any second run is
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, env=CHILD_ENV)  # warm the compiled-KB cache, as any second run is
         grep_w, grep_p, doc_w, doc_p = [], [], [], []
         for _ in range(args.runs):
             w, p = measure(["grep", "-E", "-f", str(pats), str(log)], 1)
@@ -137,6 +183,10 @@ def big(args: argparse.Namespace) -> None:
             w, p = measure(cmd, 1)
             doc_w += w
             doc_p += p
+        found = subprocess.run(["grep", "-c", "-E", "-f", str(pats), str(log)], capture_output=True, text=True)
+        if found.returncode != 0:
+            raise SystemExit(f"grep found nothing (exit {found.returncode}): the baseline is not doing the work")
+        print(f"  grep matched {found.stdout.strip()} lines")
         base = report("grep -E -f (KB patterns)", grep_w, grep_p)
         med = report("trtdoctor explain", doc_w, doc_p, base)
         out = subprocess.run(cmd, capture_output=True, text=True)
@@ -155,7 +205,7 @@ def small(args: argparse.Namespace) -> None:
                 break
         log.write_text("\n".join(lines[-300:]) + "\n")
         cmd = trtdoctor_cmd() + ["explain", str(log)]
-        subprocess.run(cmd, stdout=subprocess.DEVNULL)
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, env=CHILD_ENV)
         base_w, base_p, doc_w, doc_p = [], [], [], []
         for _ in range(args.runs):
             w, p = measure([sys.executable, "-c", "pass"], 1)

@@ -48,8 +48,48 @@ def compile_literals(literals: Iterable[str]):
     return re.compile(b"|".join(re.escape(b) for b in unique)), "re"
 
 
+# Below this size a chunk is searched literal by literal (bytes.find, in C): compiling the automaton
+# costs more than it saves on a short log, and a short log is the common case.
+SMALL = 256 << 10
+
+
+def _spans_by_find(data: bytes, literals: list[bytes]) -> list[tuple[int, int]]:
+    starts: set[int] = set()
+    for lit in literals:
+        pos = data.find(lit)
+        while pos >= 0:
+            start = data.rfind(b"\n", 0, pos) + 1
+            starts.add(start)
+            end = data.find(b"\n", pos + len(lit))
+            if end < 0:
+                break
+            pos = data.find(lit, end + 1)
+    spans = []
+    for start in sorted(starts):
+        end = data.find(b"\n", start)
+        spans.append((start, len(data) if end < 0 else end))
+    return spans
+
+
+def _spans_by_automaton(data: bytes, rx) -> Iterator[tuple[int, int]]:
+    pos = 0
+    while True:
+        m = rx.search(data, pos)
+        if m is None:
+            return
+        start = data.rfind(b"\n", 0, m.start()) + 1
+        end = data.find(b"\n", m.end())
+        if end < 0:
+            end = len(data)
+        yield start, end
+        pos = end + 1
+
+
 def scan(chunks: Iterator[Chunk], literals: Iterable[str], keep: int = KEEP) -> Scan:
-    rx, engine = compile_literals(literals)
+    wanted = sorted({lit.encode("utf-8") for lit in literals if lit})
+    if not wanted:
+        raise ValueError("no literals to scan for")
+    rx, engine = None, "find"
     head: list[LogLine] = []
     tail: deque[LogLine] = deque(maxlen=keep // 2)
     selected = 0
@@ -59,18 +99,15 @@ def scan(chunks: Iterator[Chunk], literals: Iterable[str], keep: int = KEEP) -> 
     for chunk in chunks:
         data = chunk.data
         total_bytes += len(data)
+        if len(data) <= SMALL:
+            spans: Iterable[tuple[int, int]] = _spans_by_find(data, wanted)
+        else:
+            if rx is None:
+                rx, engine = compile_literals(literals)
+            spans = _spans_by_automaton(data, rx)
         number = chunk.first_line
         counted = 0
-        pos = 0
-        end_of_data = len(data)
-        while True:
-            m = rx.search(data, pos)
-            if m is None:
-                break
-            start = data.rfind(b"\n", 0, m.start()) + 1
-            end = data.find(b"\n", m.end())
-            if end < 0:
-                end = end_of_data
+        for start, end in spans:
             number += data.count(b"\n", counted, start)
             counted = start
             if number != last_line:  # a cut long line continues in the next chunk under its own number
@@ -81,7 +118,6 @@ def scan(chunks: Iterator[Chunk], literals: Iterable[str], keep: int = KEEP) -> 
                 else:
                     tail.append(line)
                 last_line = number
-            pos = end + 1
         total_lines = chunk.first_line + chunk.newlines - (1 if data.endswith(b"\n") else 0)
     lines = head + list(tail)
     return Scan(lines=lines, total_lines=total_lines, total_bytes=total_bytes,
