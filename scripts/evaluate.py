@@ -145,7 +145,7 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
             regex_report = explain(log, knowledge, False)
             combined_report = explain(log, knowledge, True, model)
             with open(log.path, "rb") as stream:
-                text = classify.error_text(api.scan_lines(stream, knowledge))
+                text = api.classifier_text(api.scan_lines(stream, knowledge), knowledge)
             pred = model.predict(text)[0] if text else ("none", 0.0, 0.0)
             clf_got = pred[0] if pred[1] >= api.CLASSIFIER_DECIDES else "none"
             got = {"regex": top(regex_report), "classifier": clf_got, "combined": top(combined_report)}

@@ -12,7 +12,7 @@ from trtdoctor import diagnose, facts as facts_mod, read, scan as scan_mod
 from trtdoctor.diagnose import EvidenceLine
 from trtdoctor.kb.compiled import KnowledgeBase
 from trtdoctor.kb.load import load as load_kb
-from trtdoctor.match import Matcher
+from trtdoctor.match import Hit, Matcher
 from trtdoctor.read import InputError
 from trtdoctor.report import Report
 
@@ -82,7 +82,7 @@ def explain_chunks(chunks: Iterator[read.Chunk], *, source: str, kb_dirs: Iterab
                     diagnoses=ranking.diagnoses, candidates=ranking.candidates, notes=ranking.notes,
                     error_lines=error_lines)
     if classifier and not any(d.kind == "error" and d.confidence >= PATTERN_DECIDES for d in ranking.diagnoses):
-        _consult_classifier(report, kb, matcher, result.lines, min_confidence, model)
+        _consult_classifier(report, kb, matcher, result.lines, min_confidence, hits, model)
     return report
 
 
@@ -101,11 +101,28 @@ def scan_lines(stream: BinaryIO, knowledge: tuple[KnowledgeBase, Matcher]) -> li
     return scan_mod.scan(read.chunks(stream), _literals(knowledge[1])).lines
 
 
-def _consult_classifier(report: Report, kb: KnowledgeBase, matcher: Matcher, lines: list, min_confidence: float,
-                        model=None) -> None:
+def consequence_lines(kb: KnowledgeBase, hits: Iterable[Hit]) -> set[int]:
+    """Numbers of the lines that only consequence signatures claim."""
+    by_line: dict[int, set[str]] = {}
+    for hit in hits:
+        sig = kb.get(hit.signature)
+        by_line.setdefault(hit.line.number, set()).add(sig.kind if sig is not None else "error")
+    return {n for n, kinds in by_line.items() if kinds == {"consequence"}}
+
+
+def classifier_text(lines: list, knowledge: tuple[KnowledgeBase, Matcher]) -> str:
+    """What the classifier reads of a log's scanned lines (the same for training and for use)."""
     from trtdoctor.errortext import error_text
 
-    text = error_text(lines)
+    kb, matcher = knowledge
+    return error_text(lines, consequence_lines(kb, matcher.hits(lines)))
+
+
+def _consult_classifier(report: Report, kb: KnowledgeBase, matcher: Matcher, lines: list, min_confidence: float,
+                        hits: Iterable[Hit] = (), model=None) -> None:
+    from trtdoctor.errortext import error_text
+
+    text = error_text(lines, consequence_lines(kb, hits))
     report.matcher = "patterns+classifier"
     if not text:
         return

@@ -27,7 +27,7 @@ from trtdoctor import __version__
 from trtdoctor.errortext import _NUM, _SPACE, error_text  # noqa: F401  (re-exported for callers)
 
 NONE = "none"
-_FORMAT = 1
+_FORMAT = 2  # 2: consequence-only lines left out of the text
 
 
 @dataclass(frozen=True)
@@ -202,7 +202,7 @@ def log_docs(kb, corpus: Path) -> list[Doc]:
             meta = {}
         with open(log, "rb") as stream:
             scanned = api.scan_lines(stream, knowledge)
-        docs.append(Doc(error_text(scanned), label, thread(str(meta.get("source", log)))))
+        docs.append(Doc(api.classifier_text(scanned, knowledge), label, thread(str(meta.get("source", log)))))
     return docs
 
 

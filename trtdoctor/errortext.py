@@ -7,7 +7,7 @@ numpy or scikit-learn import.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from trtdoctor.lines import LogLine
 
@@ -22,12 +22,14 @@ def fold(message: str) -> str:
     return _SPACE.sub(" ", _NUM.sub("0", message)).strip()
 
 
-def error_text(lines: Sequence[LogLine]) -> str:
-    """Error-looking lines (not info or verbose ones), numbers folded, duplicates dropped, at most MAX_LINES."""
+def error_text(lines: Sequence[LogLine], skip: Collection[int] = ()) -> str:
+    """Error-looking lines (not info or verbose ones), numbers folded, duplicates dropped, at most MAX_LINES.
+    Lines numbered in ``skip`` (those only a consequence claims) are left out: "Engine could not be
+    created" says that a build failed, never why, and must not steer the classifier."""
     picked: list[str] = []
     seen: set[str] = set()
     for line in lines:
-        if line.severity in ("info", "verbose"):
+        if line.number in skip or line.severity in ("info", "verbose"):
             continue
         if line.severity != "error" and not _ERRORISH.search(line.message):
             continue
