@@ -33,15 +33,18 @@ _VERSION_RULES = (
     re.compile(r"\btensorrt(?:[-_]cu\d+)?\s*(?:==|=|:|\s)\s*v?(\d{1,2}\.\d+\.\d+(?:\.\d+)?)"),
     re.compile(r"TensorRT (\d{1,2}\.\d+)\b(?!\.)"),
 )
+# (tool, literals one of which its lines contain, regex): the literal test spares most lines the regex.
 _TOOL_RULES = (
-    ("trtexec", re.compile(r"TensorRT\.trtexec|\btrtexec\b")),
-    ("polygraphy", re.compile(r"\bpolygraphy\b|POLYGRAPHY")),
-    ("torch-tensorrt", re.compile(r"torch_tensorrt|Torch-TensorRT")),
-    ("onnxruntime", re.compile(r"TensorrtExecutionProvider|onnxruntime|ONNXRuntimeError")),
-    ("mmdeploy", re.compile(r"\bmmdeploy\b")),
-    ("ultralytics", re.compile(r"Ultralytics|TensorRT: (?:starting export|export)")),
-    ("python-api", re.compile(r"\[TRT\] \[[EWIV]\]|\[TensorRT\] (?:ERROR|WARNING|INFO)")),
+    ("trtexec", ("trtexec",), re.compile(r"TensorRT\.trtexec|\btrtexec\b")),
+    ("polygraphy", ("polygraphy", "POLYGRAPHY"), re.compile(r"\bpolygraphy\b|POLYGRAPHY")),
+    ("torch-tensorrt", ("torch_tensorrt", "Torch-TensorRT"), re.compile(r"torch_tensorrt|Torch-TensorRT")),
+    ("onnxruntime", ("TensorrtExecutionProvider", "onnxruntime", "ONNXRuntimeError"),
+     re.compile(r"TensorrtExecutionProvider|onnxruntime|ONNXRuntimeError")),
+    ("mmdeploy", ("mmdeploy",), re.compile(r"\bmmdeploy\b")),
+    ("ultralytics", ("Ultralytics", "TensorRT: "), re.compile(r"Ultralytics|TensorRT: (?:starting export|export)")),
+    ("python-api", ("[TRT] [", "[TensorRT] "), re.compile(r"\[TRT\] \[[EWIV]\]|\[TensorRT\] (?:ERROR|WARNING|INFO)")),
 )
+_GPU_WORDS = ("GeForce", "Tesla", "Quadro", "TITAN", "RTX ", "NVIDIA ", "Jetson", "Orin", "Xavier")
 _COMMAND = re.compile(r"&&&& RUNNING TensorRT\.trtexec(?: \[TensorRT v\d+\])? # (.+)$")
 _NODE_PARSING = re.compile(r'While parsing node number (\d+) \[(\w+)(?: -> "([^"]*)")?\]')
 _NODE_IN = re.compile(r"In node (\d+) (?:with name: (\S*) and operator: (\w+)|\((\w+)\))")
@@ -114,10 +117,10 @@ def extract(lines: Iterable[LogLine]) -> LogFacts:
             version = _version(text)
             if version is not None:
                 facts.tensorrt, facts.tensorrt_line = version, line.number
-        for name, rx in _TOOL_RULES:
-            if name not in tools and rx.search(text):
+        for name, words, rx in _TOOL_RULES:
+            if name not in tools and any(w in text for w in words) and rx.search(text):
                 tools[name] = line.number
-        if facts.command is None:
+        if facts.command is None and "&&&& RUNNING" in text:
             m = _COMMAND.search(text)
             if m:
                 facts.command = m.group(1).strip()
@@ -130,23 +133,23 @@ def extract(lines: Iterable[LogLine]) -> LogFacts:
             if m:
                 facts.nodes.append(Node(int(m.group(1)), m.group(3) or m.group(4), m.group(2) or None,
                                         line.number))
-        if facts.gpu is None:
+        if facts.gpu is None and ("Selected Device" in text or any(w in text for w in _GPU_WORDS)):
             m = _DEVICE.search(text) or _GPU_NAME.search(text)
             if m:
                 facts.gpu = m.group(1).strip()
-        if facts.compute_capability is None:
+        if facts.compute_capability is None and "Compute Capability" in text:
             m = _CC.search(text)
             if m:
                 facts.compute_capability = f"{m.group(1)}.{m.group(2)}"
-        if facts.driver is None:
+        if facts.driver is None and "river " in text:
             m = _DRIVER.search(text)
             if m:
                 facts.driver = int(m.group(1))
-        if facts.cuda is None:
+        if facts.cuda is None and "CUDA " in text:
             m = _CUDA.search(text)
             if m:
                 facts.cuda = f"{m.group(1)}.{m.group(2)}"
-        if not facts.wsl and _WSL.search(text):
+        if not facts.wsl and ("WSL" in text or "microsoft-standard" in text) and _WSL.search(text):
             facts.wsl = True
     if tools:
         # A wrapper (Torch-TensorRT, ONNX Runtime, mmdeploy...) names itself and also shows TensorRT's own

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -35,6 +36,14 @@ class Matcher:
                 for item in cause.when:
                     evidence.update(item.literals)
         self.literals: frozenset[str] = frozenset(self._by_literal) | evidence
+        # A fixed order over (signature, pattern) pairs, so that hits come out in the same order every run.
+        self._owners: list[tuple[Signature, int]] = []
+        self._rank: dict[tuple[str, int], int] = {}
+        for owners in self._by_literal.values():
+            for sig, i in owners:
+                if (sig.id, i) not in self._rank:
+                    self._rank[sig.id, i] = len(self._owners)
+                    self._owners.append((sig, i))
         self._compiled: dict[str, re.Pattern[str]] = {}
 
     def regex(self, source: str) -> re.Pattern[str]:
@@ -44,22 +53,32 @@ class Matcher:
         return rx
 
     def hits(self, lines: Iterable[LogLine]) -> list[Hit]:
+        lines = list(lines)
+        if not lines:
+            return []
+        # Which lines hold which literals: one C-level find per literal over all lines joined, rather
+        # than every literal tested against every line in Python.
+        joined = "\n".join(line.text for line in lines)
+        starts = [0]
+        for line in lines[:-1]:
+            starts.append(starts[-1] + len(line.text) + 1)
+        wanted: dict[int, set[int]] = {}
+        for lit, owners in self._by_literal.items():
+            pos = joined.find(lit)
+            while pos >= 0:
+                at = bisect_right(starts, pos) - 1
+                wanted.setdefault(at, set()).update(self._rank[sig.id, i] for sig, i in owners)
+                nxt = starts[at + 1] if at + 1 < len(starts) else len(joined)
+                pos = joined.find(lit, nxt)
         found: list[Hit] = []
-        literals = self._by_literal
-        for line in lines:
-            text = line.text
-            tried: set[tuple[str, int]] = set()
-            for lit, owners in literals.items():
-                if lit not in text:
-                    continue
-                for sig, i in owners:
-                    if (sig.id, i) in tried:
-                        continue
-                    tried.add((sig.id, i))
-                    m = self.regex(sig.patterns[i].regex).search(text)
-                    if m:
-                        caps = {k: v for k, v in m.groupdict().items() if v is not None}
-                        found.append(Hit(sig.id, i, line, caps))
+        for at in sorted(wanted):
+            line = lines[at]
+            for rank in sorted(wanted[at]):
+                sig, i = self._owners[rank]
+                m = self.regex(sig.patterns[i].regex).search(line.text)
+                if m:
+                    caps = {k: v for k, v in m.groupdict().items() if v is not None}
+                    found.append(Hit(sig.id, i, line, caps))
         return found
 
     def search_lines(self, regex: str, lines: Sequence[LogLine]) -> tuple[LogLine, dict[str, str]] | None:

@@ -21,10 +21,6 @@ from trtdoctor.read import Chunk, decode_line
 KEEP = 20_000
 MAX_TEXT = 8192  # bytes of a line that are decoded and matched; longer lines are cut, never scanned whole
 
-try:
-    import re2 as _re2
-except ImportError:  # pragma: no cover - platforms without the wheel fall back to Python's engine
-    _re2 = None
 
 
 @dataclass
@@ -41,6 +37,10 @@ def compile_literals(literals: Iterable[str]):
     unique = sorted({lit.encode("utf-8") for lit in literals if lit})
     if not unique:
         raise ValueError("no literals to scan for")
+    try:
+        import re2 as _re2  # only for big chunks: a short log never pays for loading it
+    except ImportError:  # pragma: no cover - platforms without the wheel fall back to Python's engine
+        _re2 = None
     if _re2 is not None:
         options = _re2.Options()
         options.max_mem = 64 << 20  # enough DFA cache for a few hundred literals at full speed

@@ -3,16 +3,17 @@
 The bundled signatures ship inside the package (``trtdoctor._kb``, which is the repository's ``kb/``).
 Teams add private ones with ``--kb DIR`` or ``TRTDOCTOR_KB`` (directories separated by the path
 separator). The compiled knowledge base is cached as JSON under the user's cache directory, keyed by
-a hash of the signature files' names and contents, so an edit or a pull request is never served stale
-and the explain path skips YAML and pydantic entirely.
+the signature files' names, sizes and modification times (as Python keys its bytecode), so an edit or
+a pull request is never served stale and the explain path reads no YAML, imports no pydantic and hashes
+nothing. The compiled knowledge base itself carries a hash of the files' contents (``KnowledgeBase.key``),
+which keys what is derived from it, such as the classifier.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import tempfile
+import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,24 +90,35 @@ def _cache_dir() -> Path:
 
 
 def _key(files: Sequence[Path], contents: Sequence[bytes]) -> str:
+    import hashlib
+
     h = hashlib.sha256(f"{__version__}/{_FORMAT}".encode())
     for path, data in zip(files, contents):
         h.update(str(path).encode() + b"\0" + hashlib.sha256(data).digest())
     return h.hexdigest()[:32]
 
 
+def _fingerprint(files: Sequence[Path]) -> str:
+    """Names, sizes and modification times of the files: what a cache lookup needs, without reading them."""
+    parts = [f"{__version__}/{_FORMAT}"]
+    for path in files:
+        st = path.stat()
+        parts.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}")
+    data = "\n".join(parts).encode("utf-8", "surrogateescape")
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(files):04x}"
+
+
 def load(extra: Iterable[str | os.PathLike[str]] = (), *, use_cache: bool = True) -> KnowledgeBase:
     """The knowledge base from the bundled signatures and any extra directories."""
     files = signature_files(kb_dirs(extra))
-    contents = [f.read_bytes() for f in files]
-    key = _key(files, contents)
-    cache = _cache_dir() / f"kb-{key}.json"
+    cache = _cache_dir() / f"kb-{_fingerprint(files)}.json"
     if use_cache:
         try:
             return KnowledgeBase.from_json(json.loads(cache.read_text(encoding="utf-8")))
         except (OSError, ValueError, KeyError, TypeError):
             pass
-    kb = compile_files(files, contents, key)
+    contents = [f.read_bytes() for f in files]
+    kb = compile_files(files, contents, _key(files, contents))
     if use_cache:
         _write_cache(cache, kb)
     return kb
@@ -115,6 +127,8 @@ def load(extra: Iterable[str | os.PathLike[str]] = (), *, use_cache: bool = True
 def _write_cache(cache: Path, kb: KnowledgeBase) -> None:
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
+        import tempfile
+
         fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=".kb-", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(kb.to_json(), out)
