@@ -1,4 +1,5 @@
-"""The knowledge base in the form the explain path uses: plain, frozen data, cheap to load.
+"""The knowledge base in the form the explain path uses: plain, frozen data, cheap to load (no slots:
+they double the cost of defining each class, which every run pays, and save nothing on a few hundred objects).
 
 It is built from validated signature files (``trtdoctor.kb.load``) and cached as JSON, so explaining a
 log needs neither PyYAML nor pydantic.
@@ -10,14 +11,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PatternSpec:
     regex: str
     confidence: float
     literals: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class EvidenceSpec:
     says: str
     test: str               # 'expr' | 'line' | 'no_line' | 'tensorrt' | 'probe' | 'no_probe'
@@ -26,7 +27,7 @@ class EvidenceSpec:
     required: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CauseSpec:
     id: str
     title: str
@@ -35,7 +36,7 @@ class CauseSpec:
     when: tuple[EvidenceSpec, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Signature:
     id: str
     title: str
@@ -54,7 +55,7 @@ class Signature:
     path: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class KnowledgeBase:
     signatures: tuple[Signature, ...]
     key: str = ""
