@@ -128,7 +128,7 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
     fold_of = {t: i % folds for i, t in enumerate(threads)}
     results = {m: [] for m in ("regex", "classifier", "combined")}
     variant_results = {m: [] for m in results}
-    neg_diag = {m: 0 for m in results}
+    neg_diag: dict[str, list[str]] = {m: [] for m in results}
     n_neg = 0
     for f in range(folds):
         held = {t for t in threads if fold_of[t] == f}
@@ -145,15 +145,18 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
             regex_report = explain(log, knowledge, False)
             combined_report = explain(log, knowledge, True, model)
             with open(log.path, "rb") as stream:
-                text = api.classifier_text(api.scan_lines(stream, knowledge), knowledge)
+                scanned = api.scan_lines(stream, knowledge)
+            text = api.classifier_text(scanned, knowledge)
             pred = model.predict(text)[0] if text else ("none", 0.0, 0.0)
-            clf_got = pred[0] if pred[1] >= api.CLASSIFIER_DECIDES else "none"
+            decides = pred[1] >= api.CLASSIFIER_DECIDES and api.tensorrt_context(scanned, combined_report.facts)
+            clf_got = pred[0] if decides else "none"
             got = {"regex": top(regex_report), "classifier": clf_got, "combined": top(combined_report)}
             exp = expected(log)
             if log.kind == "negative":
                 n_neg += 1
                 for m in got:
-                    neg_diag[m] += got[m] != "none"
+                    if got[m] != "none":
+                        neg_diag[m].append(f"{log.path.relative_to(ROOT)} -> {got[m]}")
                 continue
             variant = not any(h.signature == log.label for h in
                               knowledge[1].hits(api.scan_lines(open(log.path, "rb"), knowledge)))
@@ -165,7 +168,8 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
     for m in results:
         summary[m] = {"all": scores(results[m])["top1"], "n": len(results[m]),
                       "variants": scores(variant_results[m])["top1"] if variant_results[m] else None,
-                      "variants_n": len(variant_results[m]), "negatives_diagnosed": neg_diag[m]}
+                      "variants_n": len(variant_results[m]), "negatives_diagnosed": len(neg_diag[m]),
+                      "negatives_diagnosed_as": neg_diag[m]}
     summary["negatives"] = n_neg
     summary["folds"] = folds
     return summary
@@ -206,6 +210,9 @@ def main() -> None:
             var = "-" if r["variants"] is None else f"{r['variants']:.1%}"
             print(f"  {m:<12} {r['all']:>10.1%} {r['n']:>5} {var:>9} {r['variants_n']:>4} "
                   f"{r['negatives_diagnosed']:>8} of {ho['negatives']}")
+        for m in ("classifier", "combined"):
+            for wrong in ho[m]["negatives_diagnosed_as"]:
+                print(f"  {m} diagnosed a negative: {wrong}")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1, default=str))
 

@@ -81,3 +81,17 @@ def test_pattern_decided_path_never_imports_scikit_learn_or_numpy():
     for _ in range(2):
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_a_log_without_tensorrt_in_it_is_never_diagnosed_by_wording_alone():
+    from trtdoctor.api import tensorrt_context
+    from trtdoctor.facts import LogFacts
+    from trtdoctor.lines import parse_line
+
+    # A pip failure reads much like "Failed building wheel for tensorrt", which has a signature.
+    text = ("  ERROR: Failed building wheel for pycocotools\nFailed to build pycocotools\n"
+            "ERROR: Could not build wheels for pycocotools, which is required to install pyproject.toml-based projects\n")
+    report = trtdoctor.explain(text)
+    assert report.diagnoses == [] and report.exit_code == 1
+    assert not tensorrt_context([parse_line(1, line) for line in text.splitlines()], LogFacts())
+    assert tensorrt_context([parse_line(1, "[E] [TRT] 4: something new")], LogFacts())

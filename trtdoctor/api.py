@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
 from trtdoctor import diagnose, facts as facts_mod, read, scan as scan_mod
 from trtdoctor.diagnose import EvidenceLine
+from trtdoctor.facts import LogFacts
 from trtdoctor.kb.compiled import KnowledgeBase
 from trtdoctor.kb.load import load as load_kb
+from trtdoctor.lines import LogLine
 from trtdoctor.match import Hit, Matcher
 from trtdoctor.read import InputError
 from trtdoctor.report import Report
@@ -101,6 +104,19 @@ def scan_lines(stream: BinaryIO, knowledge: tuple[KnowledgeBase, Matcher]) -> li
     return scan_mod.scan(read.chunks(stream), _literals(knowledge[1])).lines
 
 
+# Words without which a log is not about TensorRT at all (a pip build failure, a CUDA-free crash): the
+# classifier may still name its closest candidates there, but never diagnose on wording alone.
+_TENSORRT_CONTEXT = re.compile(r"TensorRT|tensorrt|\bTRT\b|trtexec|nvinfer|[Mm]yelin|polygraphy|torch_tensorrt|"
+                               r"ONNX|onnx|CUDA|cuda|[Ee]ngine|[Pp]lugin")
+
+
+def tensorrt_context(lines: Iterable[LogLine], log_facts: LogFacts) -> bool:
+    """Whether the log shows TensorRT (or its ONNX/CUDA surroundings) anywhere the scanner kept."""
+    if log_facts.tensorrt is not None or log_facts.tool is not None:
+        return True
+    return any(_TENSORRT_CONTEXT.search(line.text) for line in lines)
+
+
 def consequence_lines(kb: KnowledgeBase, hits: Iterable[Hit]) -> set[int]:
     """Numbers of the lines that only consequence signatures claim."""
     by_line: dict[int, set[str]] = {}
@@ -136,7 +152,8 @@ def _consult_classifier(report: Report, kb: KnowledgeBase, matcher: Matcher, lin
         existing.decided_by = "both"
         existing.confidence = max(existing.confidence, confidence)
         report.diagnoses.sort(key=lambda d: (d.kind != "error", -d.confidence))
-    elif sig is not None and confidence >= max(CLASSIFIER_DECIDES, min_confidence):
+    elif sig is not None and confidence >= max(CLASSIFIER_DECIDES, min_confidence) and \
+            tensorrt_context(lines, report.facts):
         diag = diagnose.from_classifier(sig, confidence, lines, report.facts, matcher)
         for cons in [d for d in report.diagnoses if d.kind == "consequence"]:
             diag.followed_by.append(cons.id)
