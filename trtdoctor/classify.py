@@ -226,22 +226,34 @@ def _key(kb, corpus: Path) -> str:
 _MODELS: dict[str, Model] = {}
 
 
-def model_for(kb, corpus: Path | None = None) -> Model:
-    """The trained model for a knowledge base: from memory, from the cache, or trained now and cached."""
+def cache_path(kb, corpus: Path | None = None) -> Path:
+    """Where the model for this knowledge base and corpus is cached (keyed by a hash of both)."""
     from trtdoctor.kb.load import _cache_dir
 
+    return _cache_dir() / f"classifier-{_key(kb, corpus or corpus_dir())}.npz"
+
+
+def train(kb, corpus: Path | None = None) -> tuple[Model, list[Doc]]:
+    """Train from the corpus and the signatures' own text, and cache the result (what `kb train` runs)."""
+    corpus = corpus or corpus_dir()
+    docs = log_docs(kb, corpus) + signature_docs(kb)
+    model = fit(docs)
+    try:
+        model.save(cache_path(kb, corpus))
+    except OSError:
+        pass  # a read-only cache only costs the next run a retraining
+    _MODELS[_key(kb, corpus)] = model
+    return model, docs
+
+
+def model_for(kb, corpus: Path | None = None) -> Model:
+    """The trained model for a knowledge base: from memory, from the cache, or trained now and cached."""
     corpus = corpus or corpus_dir()
     key = _key(kb, corpus)
     if key in _MODELS:
         return _MODELS[key]
-    path = _cache_dir() / f"classifier-{key}.npz"
     try:
-        model = Model.load(path)
+        model = _MODELS[key] = Model.load(cache_path(kb, corpus))
     except (OSError, ValueError, KeyError):
-        model = fit(log_docs(kb, corpus) + signature_docs(kb))
-        try:
-            model.save(path)
-        except OSError:
-            pass
-    _MODELS[key] = model
+        model, _ = train(kb, corpus)
     return model

@@ -289,6 +289,27 @@ def kb_new(
     typer.echo("Next: paste a real log into the corpus folder, fill in every field, run 'trtdoctor kb check'.")
 
 
+@kb_app.command("train")
+def kb_train(kb: KbOption = None) -> None:
+    """Train the classifier from the corpus and the signatures, and cache it (explain also does this on
+    first need; the cache is keyed by a hash of the knowledge base and the corpus)."""
+    import time
+
+    from trtdoctor import api, classify
+    from trtdoctor.kb.load import KnowledgeBaseError
+
+    try:
+        knowledge, _ = api.knowledge_base(kb or ())
+    except KnowledgeBaseError as exc:
+        raise _fail(f"knowledge base: {exc}") from None
+    start = time.perf_counter()
+    model, docs = classify.train(knowledge)
+    logs = sum(1 for d in docs if not d.group.startswith("kb:"))
+    _write(f"trained on {_plural(logs, 'corpus log')} and {_plural(len(docs) - logs, 'signature text')}, "
+           f"{_plural(len(model.classes), 'label')}, in {time.perf_counter() - start:.1f} s; "
+           f"cached at {classify.cache_path(knowledge)}")
+
+
 @kb_app.command("schema")
 def kb_schema() -> None:
     """Print the JSON Schema of a signature file (kb/signature.schema.json is this output)."""
