@@ -226,24 +226,26 @@ def _key(kb, corpus: Path) -> str:
 _MODELS: dict[str, Model] = {}
 
 
-def cache_path(kb, corpus: Path | None = None) -> Path:
+def cache_path(kb, corpus: Path | None = None, *, key: str | None = None) -> Path:
     """Where the model for this knowledge base and corpus is cached (keyed by a hash of both)."""
     from trtdoctor.kb.load import _cache_dir
 
-    return _cache_dir() / f"classifier-{_key(kb, corpus or corpus_dir())}.npz"
+    return _cache_dir() / f"classifier-{key or _key(kb, corpus or corpus_dir())}.npz"
 
 
-def train(kb, corpus: Path | None = None) -> tuple[Model, list[Doc]]:
-    """Train from the corpus and the signatures' own text, and cache the result (what `kb train` runs)."""
+def train(kb, corpus: Path | None = None, *, key: str | None = None) -> tuple[Model, list[Doc], Path]:
+    """Train from the corpus and the signatures' own text, and cache the result (what `kb train` runs).
+    Returns the model, the documents it learnt from and where it is cached."""
     corpus = corpus or corpus_dir()
+    key = key or _key(kb, corpus)
     docs = log_docs(kb, corpus) + signature_docs(kb)
-    model = fit(docs)
+    model = _MODELS[key] = fit(docs)
+    path = cache_path(kb, key=key)
     try:
-        model.save(cache_path(kb, corpus))
+        model.save(path)
     except OSError:
         pass  # a read-only cache only costs the next run a retraining
-    _MODELS[_key(kb, corpus)] = model
-    return model, docs
+    return model, docs, path
 
 
 def model_for(kb, corpus: Path | None = None) -> Model:
@@ -253,7 +255,7 @@ def model_for(kb, corpus: Path | None = None) -> Model:
     if key in _MODELS:
         return _MODELS[key]
     try:
-        model = _MODELS[key] = Model.load(cache_path(kb, corpus))
+        model = _MODELS[key] = Model.load(cache_path(kb, key=key))
     except (OSError, ValueError, KeyError):
-        model, _ = train(kb, corpus)
+        model, _, _ = train(kb, corpus, key=key)
     return model

@@ -17,7 +17,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from trtdoctor.report import EXIT_BAD_INPUT, EXIT_DIAGNOSED, EXIT_UNKNOWN
+from trtdoctor.report import EXIT_BAD_INPUT, EXIT_DIAGNOSED, EXIT_UNKNOWN, plural
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="Explain why a TensorRT build failed: root cause, evidence, remedy, versions.")
@@ -265,9 +265,9 @@ def kb_check(
     result = check(targets, corpus_dir)
     for problem in result.problems:
         typer.echo(str(problem))
-    status = "ok" if result.ok else _plural(len(result.problems), "problem")
-    typer.echo(f"kb check: {_plural(result.signatures, 'signature')}, {_plural(result.examples, 'example')}, "
-               f"{_plural(result.negatives, 'negative log')}: {status}", err=not result.ok)
+    status = "ok" if result.ok else plural(len(result.problems), "problem")
+    typer.echo(f"kb check: {plural(result.signatures, 'signature')}, {plural(result.examples, 'example')}, "
+               f"{plural(result.negatives, 'negative log')}: {status}", err=not result.ok)
     raise typer.Exit(0 if result.ok else 1)
 
 
@@ -303,11 +303,11 @@ def kb_train(kb: KbOption = None) -> None:
     except KnowledgeBaseError as exc:
         raise _fail(f"knowledge base: {exc}") from None
     start = time.perf_counter()
-    model, docs = classify.train(knowledge)
+    model, docs, path = classify.train(knowledge)
     logs = sum(1 for d in docs if not d.group.startswith("kb:"))
-    _write(f"trained on {_plural(logs, 'corpus log')} and {_plural(len(docs) - logs, 'signature text')}, "
-           f"{_plural(len(model.classes), 'label')}, in {time.perf_counter() - start:.1f} s; "
-           f"cached at {classify.cache_path(knowledge)}")
+    _write(f"trained on {plural(logs, 'corpus log')} and {plural(len(docs) - logs, 'signature text')}, "
+           f"{plural(len(model.classes), 'label')}, in {time.perf_counter() - start:.1f} s; "
+           f"cached at {path}")
 
 
 @kb_app.command("schema")
@@ -325,6 +325,3 @@ def main() -> None:
 if __name__ == "__main__":
     main()
 
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

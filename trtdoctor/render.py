@@ -6,7 +6,7 @@ import json
 import textwrap
 
 from trtdoctor.diagnose import Diagnosis
-from trtdoctor.report import Report
+from trtdoctor.report import Report, plural
 
 FORMATS = ("text", "json", "markdown", "github")
 
@@ -61,7 +61,7 @@ def _clip(text: str, n: int = 160) -> str:
 def _text(report: Report, s: _Style, verbose: bool) -> str:
     out: list[str] = []
     facts = report.facts
-    context = [_count(report.lines, "line")]
+    context = [plural(report.lines, "line")]
     if facts.tensorrt:
         context.append("TensorRT " + ".".join(map(str, facts.tensorrt)))
     if facts.tool:
@@ -144,7 +144,7 @@ def _markdown(report: Report) -> str:
     version = ".".join(map(str, facts.tensorrt)) if facts.tensorrt else "unknown"
     out.append(f"### trtdoctor: {report.diagnoses[0].title if report.diagnoses else 'no known failure matched'}")
     out.append("")
-    out.append(f"- Log: `{report.source}`, {_count(report.lines, 'line')}; TensorRT {version}; tool {facts.tool or 'unknown'}"
+    out.append(f"- Log: `{report.source}`, {plural(report.lines, 'line')}; TensorRT {version}; tool {facts.tool or 'unknown'}"
                + (f"; GPU {facts.gpu}" if facts.gpu else ""))
     for d in report.diagnoses:
         out.append("")
@@ -188,6 +188,3 @@ def _github(report: Report) -> str:
         out.append(f"::notice file={f}::{_escape_data('trtdoctor: no known TensorRT failure matched')}")
     return "\n".join(out)
 
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

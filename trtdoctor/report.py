@@ -63,3 +63,8 @@ class Report:
             "error_lines": [e.to_dict() for e in self.error_lines],
             "confirmation": self.confirmation,
         }
+
+
+def plural(n: int, noun: str) -> str:
+    """'1 line', '2 lines'."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
