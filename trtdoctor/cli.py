@@ -7,8 +7,8 @@ Exit codes (also in the README):
   For ``trtdoctor run``: the wrapped command's own exit code.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typer reads these signatures on every run, and string
+# annotations would make it evaluate each one again.
 import os
 import sys
 from enum import Enum
