@@ -32,11 +32,16 @@ class Scan:
     engine: str = "re"
 
 
-def compile_literals(literals: Iterable[str]):
-    """One search object for any of the literals, and the name of the engine behind it."""
+def _encoded(literals: Iterable[str]) -> list[bytes]:
     unique = sorted({lit.encode("utf-8") for lit in literals if lit})
     if not unique:
         raise ValueError("no literals to scan for")
+    return unique
+
+
+def compile_literals(literals: Iterable[str]):
+    """One search object for any of the literals, and the name of the engine behind it."""
+    unique = _encoded(literals)
     try:
         import re2 as _re2  # only for big chunks: a short log never pays for loading it
     except ImportError:  # pragma: no cover - platforms without the wheel fall back to Python's engine
@@ -86,9 +91,7 @@ def _spans_by_automaton(data: bytes, rx) -> Iterator[tuple[int, int]]:
 
 
 def scan(chunks: Iterator[Chunk], literals: Iterable[str], keep: int = KEEP) -> Scan:
-    wanted = sorted({lit.encode("utf-8") for lit in literals if lit})
-    if not wanted:
-        raise ValueError("no literals to scan for")
+    wanted = _encoded(literals)
     rx, engine = None, "find"
     head: list[LogLine] = []
     tail: deque[LogLine] = deque(maxlen=keep // 2)
