@@ -166,7 +166,10 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
                     variant_results[m].append((exp, got[m]))
     summary = {}
     for m in results:
+        # A wrong diagnosis is worse than none: count them apart from the logs left undiagnosed.
+        wrong = sum(g not in (e, "none") for e, g in results[m])
         summary[m] = {"all": scores(results[m])["top1"], "n": len(results[m]),
+                      "wrong": wrong / len(results[m]) if results[m] else 0.0,
                       "variants": scores(variant_results[m])["top1"] if variant_results[m] else None,
                       "variants_n": len(variant_results[m]), "negatives_diagnosed": len(neg_diag[m]),
                       "negatives_diagnosed_as": neg_diag[m]}
@@ -204,11 +207,11 @@ def main() -> None:
         ho = held_out(kb, logs, args.folds)
         figures["held_out"] = ho
         print(f"\nheld out by thread ({ho['folds']} folds; patterns learnt only from held-out threads removed):")
-        print(f"  {'matcher':<12} {'top-1 all':>10} {'n':>5} {'variants':>9} {'n':>4} {'negatives diagnosed':>20}")
+        print(f"  {'matcher':<12} {'top-1 all':>10} {'wrong':>7} {'n':>5} {'variants':>9} {'n':>4} {'negatives diagnosed':>20}")
         for m in ("regex", "classifier", "combined"):
             r = ho[m]
             var = "-" if r["variants"] is None else f"{r['variants']:.1%}"
-            print(f"  {m:<12} {r['all']:>10.1%} {r['n']:>5} {var:>9} {r['variants_n']:>4} "
+            print(f"  {m:<12} {r['all']:>10.1%} {r['wrong']:>7.1%} {r['n']:>5} {var:>9} {r['variants_n']:>4} "
                   f"{r['negatives_diagnosed']:>8} of {ho['negatives']}")
         for m in ("classifier", "combined"):
             for wrong in ho[m]["negatives_diagnosed_as"]:

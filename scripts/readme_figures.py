@@ -73,12 +73,13 @@ def evaluation(path: Path) -> str:
         lines += ["", f"Held out by source thread ({ho['folds']} folds; the classifier never sees the thread it is "
                   "tested on, and patterns learnt only from that thread are removed). *Variants* are the held-out "
                   "logs that no remaining pattern names:", "",
-                  "| matcher | top-1, all held-out logs | top-1, variants | negatives diagnosed |",
-                  "| --- | ---: | ---: | ---: |"]
+                  "| matcher | top-1, all held-out logs | wrong diagnosis (not abstaining) | top-1, variants | negatives diagnosed |",
+                  "| --- | ---: | ---: | ---: | ---: |"]
         for m in ("regex", "classifier", "combined"):
             r = ho[m]
             var = "n/a" if r["variants"] is None else f"{r['variants']:.1%} of {r['variants_n']}"
-            lines.append(f"| {m} | {r['all']:.1%} of {r['n']} | {var} | {r['negatives_diagnosed']} of {ho['negatives']} |")
+            lines.append(f"| {m} | {r['all']:.1%} of {r['n']} | {r['wrong']:.1%} | {var} | "
+                         f"{r['negatives_diagnosed']} of {ho['negatives']} |")
     return "\n".join(lines)
 
 
