@@ -210,15 +210,19 @@ def small(args: argparse.Namespace) -> None:
         cmds = {name: trtdoctor_cmd() + ["explain", str(log)] for name, log in (("build", build), ("dense", dense))}
         for cmd in cmds.values():
             subprocess.run(cmd, stdout=subprocess.DEVNULL, env=CHILD_ENV)
-        walls: dict[str, list[float]] = {"base": [], "build": [], "dense": []}
-        peaks: dict[str, list[int]] = {"base": [], "build": [], "dense": []}
+        # The CLI library alone, imported by the interpreter that runs trtdoctor: the floor of any typer CLI.
+        cli_python = Path(trtdoctor_cmd()[0]).with_name("python")
+        typer_only = [str(cli_python if cli_python.exists() else sys.executable), "-c", "import typer"]
+        walls: dict[str, list[float]] = {"base": [], "typer": [], "build": [], "dense": []}
+        peaks: dict[str, list[int]] = {"base": [], "typer": [], "build": [], "dense": []}
         for _ in range(args.runs):
-            for name, cmd in (("base", [sys.executable, "-c", "pass"]), *cmds.items()):
+            for name, cmd in (("base", [sys.executable, "-c", "pass"]), ("typer", typer_only), *cmds.items()):
                 w, p = measure(cmd, 1)
                 walls[name] += w
                 peaks[name] += p
         print(f"300-line logs, {args.runs} runs each, interleaved")
         base = report("python -c pass", walls["base"], peaks["base"])
+        report("python -c 'import typer'", walls["typer"], peaks["typer"], base)
         med_build = report("trtdoctor explain (build log)", walls["build"], peaks["build"], base)
         med_dense = report("trtdoctor explain (dense log)", walls["dense"], peaks["dense"], base)
         print(f"trtdoctor explain median {med_build * 1000:.0f} ms (build log), {med_dense * 1000:.0f} ms "
