@@ -59,21 +59,17 @@ SMALL = 256 << 10
 
 
 def _spans_by_find(data: bytes, literals: list[bytes]) -> list[tuple[int, int]]:
-    starts: set[int] = set()
+    spans: dict[int, int] = {}  # line start -> line end
     for lit in literals:
         pos = data.find(lit)
         while pos >= 0:
             start = data.rfind(b"\n", 0, pos) + 1
-            starts.add(start)
             end = data.find(b"\n", pos + len(lit))
+            spans[start] = len(data) if end < 0 else end
             if end < 0:
                 break
             pos = data.find(lit, end + 1)
-    spans = []
-    for start in sorted(starts):
-        end = data.find(b"\n", start)
-        spans.append((start, len(data) if end < 0 else end))
-    return spans
+    return sorted(spans.items())
 
 
 def _spans_by_automaton(data: bytes, rx) -> Iterator[tuple[int, int]]:
