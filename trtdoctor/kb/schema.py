@@ -163,21 +163,29 @@ class Signature(_Strict):
         return self
 
 
+Tool = Literal["trtexec", "python-api", "polygraphy", "torch-tensorrt", "onnxruntime", "onnx-tensorrt",
+               "tensorrtx", "mmdeploy", "ultralytics", "tf-trt", "deepstream", "triton", "paddle", "tensorrt-llm",
+               "tao", "tensorrt-rtx", "other"]
+
+
 class CorpusSource(_Strict):
     """The sidecar file beside each corpus log: where the log came from."""
 
-    source: str = Field(description="URL of the public thread the log was copied from.")
+    source: str = Field(description="URL of the public thread the log was copied from, or 'zoo:<case>' for a "
+                        "log that a real TensorRT(-RTX) printed for a model of scripts/zoo.py.")
     tensorrt: str = Field(description="TensorRT version the log was produced with, or 'unknown'.")
-    tool: Literal["trtexec", "python-api", "polygraphy", "torch-tensorrt", "onnxruntime", "onnx-tensorrt",
-                  "tensorrtx", "mmdeploy", "ultralytics", "tf-trt", "deepstream", "triton", "other"]
+    tool: Tool
     cause: str | None = Field(None, description="Id of the candidate cause the thread established, if any.")
+    settled: bool = Field(True, description="false: the thread never established the cause; the log stays as "
+                          "an example but is left out of the evaluation's scores.")
+    command: str | None = Field(None, description="For a zoo log: the command that regenerates it.")
     note: str | None = None
 
     @field_validator("source")
     @classmethod
     def _url(cls, value: str) -> str:
-        if not re.match(r"^https://[A-Za-z0-9.-]+\.[A-Za-z]{2,}/\S*$", value):
-            raise ValueError(f"not an https URL: {value!r}")
+        if not re.match(r"^(?:https://[A-Za-z0-9.-]+\.[A-Za-z]{2,}/\S*|zoo:[a-z0-9]+(?:-[a-z0-9]+)*)$", value):
+            raise ValueError(f"not an https URL nor zoo:<case>: {value!r}")
         return value
 
     @field_validator("tensorrt")
@@ -186,6 +194,12 @@ class CorpusSource(_Strict):
         if value != "unknown" and not re.match(VERSION_RE, value):
             raise ValueError(f"must be a version like '8.5.3' or 'unknown', got {value!r}")
         return value
+
+    @model_validator(mode="after")
+    def _zoo_command(self) -> "CorpusSource":
+        if self.source.startswith("zoo:") and not self.command:
+            raise ValueError("a zoo log needs 'command': how to regenerate it")
+        return self
 
 
 def json_schema() -> str:
