@@ -26,7 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from trtdoctor import api, classify  # noqa: E402
+from trtdoctor import api, classify, diagnose, pipeline, train  # noqa: E402
+from trtdoctor.errortext import classifier_text  # noqa: E402
 from trtdoctor.kb.compiled import KnowledgeBase  # noqa: E402
 from trtdoctor.kb.load import load  # noqa: E402
 from trtdoctor.match import Matcher  # noqa: E402
@@ -49,7 +50,7 @@ def corpus_logs(kb: KnowledgeBase) -> list[Log]:
     for path in sorted(CORPUS.glob("*/*.log")):
         folder = path.parent.name
         meta = yaml.safe_load(path.with_suffix(".yaml").read_text(encoding="utf-8")) or {}
-        thread = classify.thread(str(meta.get("source", path)))
+        thread = train.thread(str(meta.get("source", path)))
         if folder == "negative":
             logs.append(Log(path, "none", "negative", thread))
         elif kb.get(folder) is not None:
@@ -137,7 +138,7 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
             continue
         train_kb = ablate(kb, held, support)
         knowledge = (train_kb, Matcher(train_kb))
-        docs = [d for d in classify.log_docs(kb, CORPUS) if d.group not in held] + classify.signature_docs(train_kb)
+        docs = [d for d in train.log_docs(kb, CORPUS) if d.group not in held] + train.signature_docs(train_kb)
         model = classify.fit(docs)
         for log in test:
             if log.kind == "consequence":
@@ -145,10 +146,10 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
             regex_report = explain(log, knowledge, False)
             combined_report = explain(log, knowledge, True, model)
             with open(log.path, "rb") as stream:
-                scanned = api.scan_lines(stream, knowledge)
-            text = api.classifier_text(scanned, knowledge)
+                scanned = pipeline.scan_lines(stream, knowledge)
+            text = classifier_text(scanned, knowledge[0], knowledge[1].hits(scanned))
             pred = model.predict(text)[0] if text else ("none", 0.0, 0.0)
-            decides = pred[1] >= api.CLASSIFIER_DECIDES and api.tensorrt_context(scanned, combined_report.facts)
+            decides = pred[1] >= diagnose.CLASSIFIER_DECIDES and diagnose.tensorrt_context(scanned, combined_report.facts)
             clf_got = pred[0] if decides else "none"
             got = {"regex": top(regex_report), "classifier": clf_got, "combined": top(combined_report)}
             exp = expected(log)
@@ -159,7 +160,7 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
                         neg_diag[m].append(f"{log.path.relative_to(ROOT)} -> {got[m]}")
                 continue
             variant = not any(h.signature == log.label for h in
-                              knowledge[1].hits(api.scan_lines(open(log.path, "rb"), knowledge)))
+                              knowledge[1].hits(pipeline.scan_lines(open(log.path, "rb"), knowledge)))
             for m in got:
                 results[m].append((exp, got[m]))
                 if variant and log.kind == "error":

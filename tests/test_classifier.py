@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import trtdoctor
-from trtdoctor import classify
+from trtdoctor import classify, train
 from trtdoctor.api import knowledge_base
 
 from conftest import CORPUS, ROOT
@@ -16,7 +16,7 @@ from conftest import CORPUS, ROOT
 @pytest.fixture(scope="module")
 def model():
     kb, _ = knowledge_base()
-    return classify.model_for(kb)
+    return train.model_for(kb)
 
 
 def test_model_round_trips_through_safe_arrays(model, tmp_path):
@@ -84,7 +84,7 @@ def test_pattern_decided_path_never_imports_scikit_learn_or_numpy():
 
 
 def test_a_log_without_tensorrt_in_it_is_never_diagnosed_by_wording_alone():
-    from trtdoctor.api import tensorrt_context
+    from trtdoctor.diagnose import tensorrt_context
     from trtdoctor.facts import LogFacts
     from trtdoctor.lines import parse_line
 

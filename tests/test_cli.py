@@ -176,13 +176,13 @@ def test_api_accepts_text_bytes_and_paths():
 
 
 def test_kb_train_trains_caches_and_the_cache_is_what_explain_uses():
-    from trtdoctor import api, classify
+    from trtdoctor import api, classify, train
 
     result = runner.invoke(app, ["kb", "train"])
     assert result.exit_code == 0, result.output
     assert "trained on" in result.output and "cached at" in result.output
     kb, _ = api.knowledge_base()
-    path = classify.cache_path(kb)
+    path = train.cache_path(kb)
     assert str(path) in result.output and path.is_file()
     loaded = classify.Model.load(path)
-    assert loaded.classes == classify.model_for(kb).classes
+    assert loaded.classes == train.model_for(kb).classes

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from trtdoctor.kb.check import check, regex_safety
+from trtdoctor.kbtools.check import check, regex_safety
 from trtdoctor.kb.load import KnowledgeBaseError, bundled_dir, compile_files
 
 from conftest import CORPUS

@@ -2,7 +2,7 @@
 
 import pytest
 
-from trtdoctor import api
+from trtdoctor import api, pipeline
 from trtdoctor.lines import parse_line
 
 from conftest import CORPUS
@@ -27,7 +27,7 @@ def test_hits_equal_the_plain_loop_on_the_corpus(folder):
     kb, matcher = api.knowledge_base()
     for log in sorted((CORPUS / folder).glob("*.log")):
         with open(log, "rb") as stream:
-            lines = api.scan_lines(stream, (kb, matcher))
+            lines = pipeline.scan_lines(stream, (kb, matcher))
         got = [(h.line.number, h.signature, h.pattern, h.captures) for h in matcher.hits(lines)]
         assert [g[0] for g in got] == sorted(g[0] for g in got), "hits come in line order"
         assert sorted(got, key=lambda h: (h[0], h[1], h[2])) == naive_hits(kb, lines), log.name

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from trtdoctor._version import __version__
 
 _EXPORTS = {
     "explain": "trtdoctor.api", "explain_stream": "trtdoctor.api", "InputError": "trtdoctor.read",

@@ -15,75 +15,15 @@ object of TensorRT's ``log(severity, msg)`` shape.
 from __future__ import annotations
 
 import logging
-import threading
 import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from trtdoctor.report import Report
+from trtdoctor.trtlog import CaptureLogger, tensorrt_logger
 
-_LETTERS = {"INTERNAL_ERROR": "F", "ERROR": "E", "WARNING": "W", "INFO": "I", "VERBOSE": "V"}
-
-
-def _letter(severity: Any) -> str:
-    name = getattr(severity, "name", None) or str(severity).rsplit(".", 1)[-1]
-    return _LETTERS.get(name.upper(), "I")
-
-
-class CaptureLogger:
-    """Records every TensorRT message (as '[TRT] [E] msg' lines) and passes it on to another logger."""
-
-    def __init__(self, passthrough: Any = None, *, limit: int = 200_000):
-        self.passthrough = passthrough
-        self.limit = limit
-        self.lines: list[str] = []
-        self.dropped = 0
-        self._lock = threading.Lock()  # TensorRT may log from its builder threads
-
-    def log(self, severity: Any, msg: str) -> None:
-        line = f"[TRT] [{_letter(severity)}] {msg}"
-        with self._lock:
-            if len(self.lines) >= self.limit:
-                # Keep the start (the cause) and the newest lines (the consequences).
-                del self.lines[self.limit // 2]
-                self.dropped += 1
-            self.lines.append(line)
-        if self.passthrough is not None:
-            self.passthrough.log(severity, msg)
-
-    def text(self) -> str:
-        with self._lock:
-            return "\n".join(self.lines) + "\n"
-
-    def clear(self) -> None:
-        with self._lock:
-            self.lines.clear()
-            self.dropped = 0
-
-
-def tensorrt_logger(passthrough: Any = None, min_severity: Any = None) -> Any:
-    """A real ``tensorrt.ILogger`` that records like CaptureLogger (TensorRT insists on its own base class)."""
-    import tensorrt as trt
-
-    capture = CaptureLogger(passthrough)
-    floor = min_severity if min_severity is not None else trt.Logger.Severity.VERBOSE
-
-    class _Logger(trt.ILogger):  # type: ignore[misc, name-defined]
-        def __init__(self) -> None:
-            trt.ILogger.__init__(self)
-            self.capture = capture
-            self.lines = capture.lines
-
-        def log(self, severity: Any, msg: str) -> None:
-            if int(severity) <= int(floor):
-                capture.log(severity, msg)
-
-        def text(self) -> str:
-            return capture.text()
-
-    return _Logger()
-
+__all__ = ["BuildFailed", "CaptureLogger", "diagnose_failures", "tensorrt_logger"]
 
 class BuildFailed(RuntimeError):
     """A build returned no engine. ``report`` holds the diagnosis of everything TensorRT logged."""

@@ -1,19 +1,17 @@
 """The classifier half of the matcher: recognises wordings that no pattern names, and knows when to abstain.
 
-A linear model over TF-IDF word and character n-grams of a log's error lines, trained on the corpus
-(each real log labelled by its signature, negatives labelled ``none``) and on each signature's own
-text. Its probabilities are calibrated by isotonic regression on out-of-fold predictions, with folds
-grouped by source thread, so a confidence of 0.8 means about 80% of such calls were right.
+A linear model over TF-IDF word and character n-grams of a log's error lines. Its probabilities are
+calibrated by isotonic regression on out-of-fold predictions, with folds grouped by source thread, so
+a confidence of 0.8 means about 80% of such calls were right. What it learns from (the corpus and the
+signatures' own text) and where it is kept is ``trtdoctor.train``'s business; this module is the model.
 
-Safety: the model is never pickled. It is trained from the repository's corpus and knowledge base and
-cached as plain arrays (``numpy.savez`` read back with ``allow_pickle=False``), keyed by a hash of
-everything it was trained from; inference is a few lines of numpy. scikit-learn is imported only to
-train, and this module only when a pattern did not decide.
+Safety: the model is never pickled: it is stored as plain arrays (``numpy.savez`` read back with
+``allow_pickle=False``), and inference is a few lines of numpy. scikit-learn is imported only to train,
+and this module only when a pattern did not decide.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -23,11 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from trtdoctor import __version__
-from trtdoctor.errortext import _NUM, _SPACE, error_text  # noqa: F401  (re-exported for callers)
-
 NONE = "none"
-_FORMAT = 2  # 2: consequence-only lines left out of the text
 
 
 @dataclass(frozen=True)
@@ -159,103 +153,3 @@ def _calibration(docs: Sequence[Doc], seed: int) -> tuple[np.ndarray, np.ndarray
     iso.fit(xs, ys)
     grid = np.linspace(0.0, 1.0, 51)
     return grid, iso.predict(grid)
-
-
-# -- training data from the knowledge base and the corpus
-
-def corpus_dir() -> Path:
-    try:
-        from importlib.resources import files
-
-        bundled = Path(str(files("trtdoctor._corpus")))
-        if bundled.is_dir() and (bundled / "negative").is_dir():
-            return bundled
-    except (ModuleNotFoundError, TypeError):
-        pass
-    return Path(__file__).resolve().parent.parent / "corpus"
-
-
-def thread(url: str) -> str:
-    return url.split("#")[0].rstrip("/")
-
-
-def log_docs(kb, corpus: Path) -> list[Doc]:
-    """One document per corpus log: its error text, labelled by signature (negatives: none)."""
-    import yaml
-
-    from trtdoctor import api
-    from trtdoctor.match import Matcher
-
-    knowledge = (kb, Matcher(kb))
-    docs = []
-    for log in sorted(corpus.glob("*/*.log")):
-        folder = log.parent.name
-        sig = kb.get(folder)
-        if folder != "negative" and sig is None:
-            continue
-        label = NONE if folder == "negative" or sig.kind == "warning" else sig.id
-        if sig is not None and sig.kind == "consequence":
-            continue  # a consequence is no cause to learn; its logs hold no cause by definition
-        try:
-            meta = yaml.safe_load(log.with_suffix(".yaml").read_text(encoding="utf-8")) or {}
-        except OSError:
-            meta = {}
-        with open(log, "rb") as stream:
-            scanned = api.scan_lines(stream, knowledge)
-        docs.append(Doc(api.classifier_text(scanned, knowledge), label, thread(str(meta.get("source", log)))))
-    return docs
-
-
-def signature_docs(kb) -> list[Doc]:
-    docs = []
-    for sig in kb.signatures:
-        if sig.kind != "error":
-            continue
-        text = "\n".join([sig.message, *(lit for p in sig.patterns for lit in p.literals)])
-        docs.append(Doc(_SPACE.sub(" ", _NUM.sub("0", text)), sig.id, f"kb:{sig.id}"))
-    return docs
-
-
-def _key(kb, corpus: Path) -> str:
-    h = hashlib.sha256(f"{__version__}/{_FORMAT}/{kb.key}".encode())
-    for path in sorted(corpus.glob("*/*.log")) + sorted(corpus.glob("*/*.yaml")):
-        h.update(str(path.relative_to(corpus)).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
-    return h.hexdigest()[:32]
-
-
-_MODELS: dict[str, Model] = {}
-
-
-def cache_path(kb, corpus: Path | None = None, *, key: str | None = None) -> Path:
-    """Where the model for this knowledge base and corpus is cached (keyed by a hash of both)."""
-    from trtdoctor.kb.load import _cache_dir
-
-    return _cache_dir() / f"classifier-{key or _key(kb, corpus or corpus_dir())}.npz"
-
-
-def train(kb, corpus: Path | None = None, *, key: str | None = None) -> tuple[Model, list[Doc], Path]:
-    """Train from the corpus and the signatures' own text, and cache the result (what `kb train` runs).
-    Returns the model, the documents it learnt from and where it is cached."""
-    corpus = corpus or corpus_dir()
-    key = key or _key(kb, corpus)
-    docs = log_docs(kb, corpus) + signature_docs(kb)
-    model = _MODELS[key] = fit(docs)
-    path = cache_path(kb, key=key)
-    try:
-        model.save(path)
-    except OSError:
-        pass  # a read-only cache only costs the next run a retraining
-    return model, docs, path
-
-
-def model_for(kb, corpus: Path | None = None) -> Model:
-    """The trained model for a knowledge base: from memory, from the cache, or trained now and cached."""
-    corpus = corpus or corpus_dir()
-    key = _key(kb, corpus)
-    if key in _MODELS:
-        return _MODELS[key]
-    try:
-        model = _MODELS[key] = Model.load(cache_path(kb, key=key))
-    except (OSError, ValueError, KeyError):
-        model, _, _ = train(kb, corpus, key=key)
-    return model

@@ -252,7 +252,7 @@ def kb_check(
         help="Corpus directory with <id>/ example folders and negative/ (default: corpus/ beside the kb).")] = None,
 ) -> None:
     """The contributor's gate: schema, safe regexes, real examples, no pattern claiming others' logs."""
-    from trtdoctor.kb.check import check
+    from trtdoctor.kbtools.check import check
     from trtdoctor.kb.load import bundled_dir
 
     targets = paths or [bundled_dir()]
@@ -278,7 +278,7 @@ def kb_new(
     corpus: Annotated[Path, typer.Option(help="Corpus directory.")] = Path("corpus"),
 ) -> None:
     """Scaffold a signature file and its corpus folder, every field explained."""
-    from trtdoctor.kb.scaffold import scaffold
+    from trtdoctor.kbtools.scaffold import scaffold
 
     try:
         written = scaffold(signature_id, kb_dir, corpus)
@@ -295,7 +295,7 @@ def kb_train(kb: KbOption = None) -> None:
     first need; the cache is keyed by a hash of the knowledge base and the corpus)."""
     import time
 
-    from trtdoctor import api, classify
+    from trtdoctor import api, train
     from trtdoctor.kb.load import KnowledgeBaseError
 
     try:
@@ -303,7 +303,7 @@ def kb_train(kb: KbOption = None) -> None:
     except KnowledgeBaseError as exc:
         raise _fail(f"knowledge base: {exc}") from None
     start = time.perf_counter()
-    model, docs, path = classify.train(knowledge)
+    model, docs, path = train.train(knowledge)
     logs = sum(1 for d in docs if not d.group.startswith("kb:"))
     _write(f"trained on {plural(logs, 'corpus log')} and {plural(len(docs) - logs, 'signature text')}, "
            f"{plural(len(model.classes), 'label')}, in {time.perf_counter() - start:.1f} s; "

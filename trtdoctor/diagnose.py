@@ -16,9 +16,10 @@ Rules, in order:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trtdoctor import versions
 from trtdoctor.expr import compile_expr, evaluate
@@ -27,8 +28,15 @@ from trtdoctor.kb.compiled import CauseSpec, KnowledgeBase, Signature
 from trtdoctor.lines import LogLine
 from trtdoctor.match import Hit, Matcher
 
+if TYPE_CHECKING:
+    from trtdoctor.classify import Model
+
 CONSEQUENCE_CAP = 0.35
 MAX_EVIDENCE = 6
+# A pattern diagnosis at least this confident decides alone; below it, the classifier is consulted.
+PATTERN_DECIDES = 0.8
+# The classifier's calibrated confidence needed to diagnose on its own.
+CLASSIFIER_DECIDES = 0.6
 
 
 @dataclass(frozen=True)
@@ -367,3 +375,52 @@ def from_classifier(sig: Signature, confidence: float, lines: Sequence[LogLine],
         causes=cause_results)
 
 
+
+
+# -- the classifier's part in the ranking
+
+# Words without which a log is not about TensorRT at all (a pip build failure, a CUDA-free crash): the
+# classifier may still name its closest candidates there, but never diagnose on wording alone.
+_TENSORRT_CONTEXT = re.compile(r"TensorRT|tensorrt|\bTRT\b|trtexec|nvinfer|[Mm]yelin|polygraphy|torch_tensorrt|"
+                               r"ONNX|onnx|CUDA|cuda|[Ee]ngine|[Pp]lugin")
+
+
+def tensorrt_context(lines: Iterable[LogLine], facts: LogFacts) -> bool:
+    """Whether the log shows TensorRT (or its ONNX/CUDA surroundings) anywhere the scanner kept."""
+    if facts.tensorrt is not None or facts.tool is not None:
+        return True
+    return any(_TENSORRT_CONTEXT.search(line.text) for line in lines)
+
+
+def needs_classifier(ranking: Ranking) -> bool:
+    """No pattern diagnosis of a root cause is confident enough to decide alone."""
+    return not any(d.kind == "error" and d.confidence >= PATTERN_DECIDES for d in ranking.diagnoses)
+
+
+def consult_classifier(ranking: Ranking, model: "Model", text: str, kb: KnowledgeBase, matcher: Matcher,
+                       lines: Sequence[LogLine], facts: LogFacts, *, min_confidence: float = 0.3) -> None:
+    """Let the classifier's reading of ``text`` (errortext.classifier_text) confirm a pattern diagnosis,
+    make one where no pattern did, or only add its closest candidates."""
+    if not text:
+        return
+    predictions = model.predict(text)
+    label, confidence, _ = predictions[0]
+    sig = kb.get(label)
+    existing = next((d for d in ranking.diagnoses if d.id == label), None)
+    if existing is not None:
+        existing.decided_by = "both"
+        existing.confidence = max(existing.confidence, confidence)
+        ranking.diagnoses.sort(key=lambda d: (d.kind != "error", -d.confidence))
+    elif sig is not None and confidence >= max(CLASSIFIER_DECIDES, min_confidence) and \
+            tensorrt_context(lines, facts):
+        diag = from_classifier(sig, confidence, lines, facts, matcher)
+        for cons in [d for d in ranking.diagnoses if d.kind == "consequence"]:
+            diag.followed_by.append(cons.id)
+            ranking.diagnoses.remove(cons)
+        ranking.diagnoses.insert(0, diag)
+    known = {d.id for d in ranking.diagnoses} | {c.id for c in ranking.candidates}
+    for label, conf, _ in predictions:
+        sig = kb.get(label)
+        if sig is not None and label not in known and conf >= 0.05:
+            ranking.candidates.append(Candidate(label, sig.title, conf, "the classifier's closest match"))
+    ranking.candidates.sort(key=lambda c: -c.confidence)

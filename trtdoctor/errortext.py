@@ -7,9 +7,14 @@ numpy or scikit-learn import.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from trtdoctor.lines import LogLine
+
+if TYPE_CHECKING:
+    from trtdoctor.kb.compiled import KnowledgeBase
+    from trtdoctor.match import Hit
 
 _NUM = re.compile(r"0x[0-9a-fA-F]+|\d+")
 _SPACE = re.compile(r"\s+")
@@ -40,3 +45,17 @@ def error_text(lines: Sequence[LogLine], skip: Collection[int] = ()) -> str:
         if len(picked) >= MAX_LINES:
             break
     return "\n".join(picked)
+
+
+def consequence_lines(kb: "KnowledgeBase", hits: Iterable["Hit"]) -> set[int]:
+    """Numbers of the lines that only consequence signatures claim."""
+    by_line: dict[int, set[str]] = {}
+    for hit in hits:
+        sig = kb.get(hit.signature)
+        by_line.setdefault(hit.line.number, set()).add(sig.kind if sig is not None else "error")
+    return {n for n, kinds in by_line.items() if kinds == {"consequence"}}
+
+
+def classifier_text(lines: Sequence[LogLine], kb: "KnowledgeBase", hits: Iterable["Hit"]) -> str:
+    """What the classifier reads of a log's scanned lines: the same for training and for use."""
+    return error_text(lines, consequence_lines(kb, hits))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from trtdoctor import __version__
+from trtdoctor._version import __version__
 from trtdoctor.diagnose import Candidate, Diagnosis, EvidenceLine, Note
 from trtdoctor.facts import LogFacts
 

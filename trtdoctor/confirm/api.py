@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from trtdoctor import pipeline, read
 from trtdoctor.confirm.findings import CONFIRMED, NOT_APPLICABLE, REFUTED, UNAVAILABLE, Finding
 from trtdoctor.confirm.rebuild import Rebuild, Shapes
 
@@ -95,9 +96,7 @@ def attach(report: Any, confirmation: Confirmation, kb: Any) -> None:
         rebuild_info = confirmation.rebuild.to_dict()
         summary.append(confirmation.rebuild.reason)
         if confirmation.rebuild.ran and confirmation.rebuild.log.strip():
-            from trtdoctor import api
-
-            fresh = api.explain(confirmation.rebuild.log, classifier=False)
+            fresh = _explain_text(confirmation.rebuild.log)
             fresh_top = fresh.diagnoses[0].id if fresh.diagnoses else None
             original = report.diagnoses[0].id if report.diagnoses else None
             if confirmation.rebuild.exit_code == 0 and not fresh.diagnoses:
@@ -113,12 +112,18 @@ def attach(report: Any, confirmation: Confirmation, kb: Any) -> None:
                            "findings": [f.to_dict() for f in confirmation.findings]}
 
 
+def _explain_text(log: str) -> Any:
+    import io
+
+    return pipeline.run(read.chunks(io.BytesIO(log.encode("utf-8", "replace"))), source="<rebuild>",
+                        knowledge=pipeline.knowledge_base())
+
+
 def confirm_report(report: Any, model: str | os.PathLike[str] | None, **options: Any) -> None:
     """Probe and attach, using the TensorRT version the log shows (CLI helper)."""
-    from trtdoctor import api
     from trtdoctor.confirm.model import ModelError
 
-    kb, _ = api.knowledge_base(options.pop("kb_dirs", ()))
+    kb, _ = pipeline.knowledge_base(options.pop("kb_dirs", ()))
     try:
         result = confirm(model, tensorrt=report.facts.tensorrt, **options)
     except ModelError as exc:

@@ -75,7 +75,7 @@ def _with_trtexec(exe: str, model: Path, flags: Sequence[str], shapes: Shapes | 
 def _with_tensorrt(model: Path, flags: Sequence[str], shapes: Shapes | None) -> Rebuild:
     import tensorrt as trt
 
-    from trtdoctor.capture import tensorrt_logger
+    from trtdoctor.trtlog import tensorrt_logger
 
     logger = tensorrt_logger()
     major = int(trt.__version__.split(".")[0])

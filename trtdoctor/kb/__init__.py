@@ -1,1 +1,1 @@
-"""The knowledge base: signature files, their schema, loading, the compiled cache and the gate."""
+"""The knowledge base as data: the signature schema, loading and validation, the compiled cache, literals."""

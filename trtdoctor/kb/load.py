@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from trtdoctor import __version__
+from trtdoctor._version import __version__
 from trtdoctor.kb.compiled import CauseSpec, EvidenceSpec, KnowledgeBase, PatternSpec, Signature
 
 ENV_KB = "TRTDOCTOR_KB"

@@ -218,7 +218,7 @@ def check(paths: Sequence[Path], corpus: Path, *, run_examples: bool = True) -> 
 
 
 def _run_examples(kb: KnowledgeBase, corpus: Path) -> list[Problem]:
-    from trtdoctor import api
+    from trtdoctor import pipeline, read
     from trtdoctor.match import Matcher
 
     knowledge = (kb, Matcher(kb))
@@ -227,9 +227,8 @@ def _run_examples(kb: KnowledgeBase, corpus: Path) -> list[Problem]:
         for log in _examples(corpus, sig.id):
             try:
                 with open(log, "rb") as stream:
-                    report = api.explain_chunks(api.read.chunks(stream), source=str(log), knowledge=knowledge,
-                                                classifier=False)
-            except api.InputError as exc:
+                    report = pipeline.run(read.chunks(stream), source=str(log), knowledge=knowledge)
+            except read.InputError as exc:
                 problems.append(Problem(str(log), None, f"cannot be read: {exc}"))
                 continue
             if sig.kind == "warning":
@@ -242,8 +241,7 @@ def _run_examples(kb: KnowledgeBase, corpus: Path) -> list[Problem]:
                                         f"{top or 'nothing'}"))
     for neg in sorted((corpus / "negative").glob("*.log")):
         with open(neg, "rb") as stream:
-            report = api.explain_chunks(api.read.chunks(stream), source=str(neg), knowledge=knowledge,
-                                        classifier=False)
+            report = pipeline.run(read.chunks(stream), source=str(neg), knowledge=knowledge)
         if report.diagnoses:
             problems.append(Problem(str(neg), None, f"is a negative example but is diagnosed as "
                                     f"{report.diagnoses[0].id}"))
