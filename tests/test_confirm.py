@@ -16,6 +16,8 @@ from trtdoctor.confirm import CONFIRMED, NOT_APPLICABLE, REFUTED, UNAVAILABLE, c
 from trtdoctor.confirm.gpu import GpuState, Device, probe_gpu  # noqa: E402
 from trtdoctor.confirm.model import ModelError, load, probe_model  # noqa: E402
 
+CORPUS_DIR = Path(__file__).resolve().parents[1] / "corpus"
+
 
 def save(tmp: Path, nodes, inputs, outputs, inits=(), opset=13, name="m.onnx") -> Path:
     graph = helper.make_graph(nodes, "g", inputs, outputs, initializer=list(inits))
@@ -63,7 +65,8 @@ def test_grouped_conv_after_minus_one_reshape_under_dynamic_axes(tmp_path):
              helper.make_node("Conv", ["r", "w"], ["y"], name="gconv", group=2, kernel_shape=[3, 3])]
     path = save(tmp_path, nodes, [vi("x", ["batch", 4, 64])], [vi("y", None)], [shape, w("w", 4, 2, 3, 3)])
     f = outcomes(probe_model(path))["grouped-conv-reshape"]
-    assert f.outcome == CONFIRMED and "gconv <- reshape_m1" in f.nodes
+    assert f.outcome == CONFIRMED and f.nodes == ("gconv",) and "gconv <- reshape_m1" in f.detail
+    assert f.cause == "grouped-dynamic-reshape"
     static = save(tmp_path, nodes, [vi("x", [1, 4, 64])], [vi("y", None)], [shape, w("w", 4, 2, 3, 3)], name="s.onnx")
     assert outcomes(probe_model(static))["grouped-conv-reshape"].outcome == REFUTED
 
@@ -81,15 +84,15 @@ def test_qdq_gather_on_shape_and_reduce_all(tmp_path):
     found = outcomes(probe_model(path))
     assert found["qdq-nodes"].outcome == CONFIRMED and set(found["qdq-nodes"].nodes) == {"q0", "dq0"}
     assert found["gather-reduce-axes"].outcome == CONFIRMED
-    assert any("gather_size" in n for n in found["gather-reduce-axes"].nodes)
-    assert any("mean_all" in n for n in found["gather-reduce-axes"].nodes)
+    assert found["gather-reduce-axes"].nodes == ("gather_size", "mean_all")
     assert found["int64-initializers"].outcome == CONFIRMED and found["int64-initializers"].nodes == ("idx",)
 
 
 def test_pool_kernel_rank_mismatch(tmp_path):
     bad = save(tmp_path, [helper.make_node("MaxPool", ["x"], ["y"], name="pool3d", kernel_shape=[1, 2, 2],
                                            strides=[1, 2, 2])], [vi("x", [1, 3, 8, 8])], [vi("y", None)])
-    assert outcomes(probe_model(bad))["pool-rank"].outcome == CONFIRMED
+    found = outcomes(probe_model(bad))["pool-rank"]
+    assert found.outcome == CONFIRMED and found.nodes == ("pool3d",) and "3 dims on a 4-D input" in found.detail
     good = save(tmp_path, [helper.make_node("MaxPool", ["x"], ["y"], name="pool2d", kernel_shape=[2, 2])],
                 [vi("x", [1, 3, 8, 8])], [vi("y", None)], name="g.onnx")
     assert outcomes(probe_model(good))["pool-rank"].outcome == REFUTED
@@ -164,12 +167,14 @@ def test_real_gpu_probe_or_skip():
     assert dev.total_memory > 0 and "." in dev.compute_capability and state.driver
 
 
-def test_rebuild_without_tensorrt_or_trtexec_says_so(tmp_path, monkeypatch):
+def test_rebuild_without_any_backend_says_so(tmp_path, monkeypatch):
+    from trtdoctor.confirm import rebuild as rebuild_mod
+
     monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(rebuild_mod, "_module", lambda how: None)
     result = confirm(clean_model(tmp_path), gpu=False, onnxruntime=False, rebuild=True)
-    if result.rebuild.how == "tensorrt":
-        pytest.skip("tensorrt is installed here")
-    assert result.rebuild.ran is False and "neither" in result.rebuild.reason
+    assert result.rebuild.ran is False and result.rebuild.how is None
+    assert "not available" in result.rebuild.reason and "trtdoctor[rebuild]" in result.rebuild.reason
 
 
 def test_rebuild_plumbing_with_a_recorded_log(tmp_path, monkeypatch):
@@ -194,3 +199,34 @@ def test_rebuild_plumbing_with_a_recorded_log(tmp_path, monkeypatch):
     from trtdoctor import api
 
     assert api.explain(result.log, classifier=False).diagnoses[0].id == recorded.parent.name
+
+
+def test_axis_out_of_range_is_confirmed_and_its_absence_never_refutes(tmp_path):
+    """A ReduceMean whose axes attribute is out of range: the axis probe names it; the Gather/reduce-all
+    probe, which tests another condition, does not apply and refutes nothing."""
+    bad = save(tmp_path, [helper.make_node("ReduceMean", ["x"], ["y"], name="mean_axis5", axes=[5], keepdims=1)],
+               [vi("x", [1, 3, 4, 4])], [vi("y", None)])
+    found = outcomes(probe_model(bad))
+    assert found["axis-range"].outcome == CONFIRMED and found["axis-range"].nodes == ("mean_axis5",)
+    assert "axis 5 on a 4-D input" in found["axis-range"].detail
+    assert found["gather-reduce-axes"].outcome == NOT_APPLICABLE
+    good = save(tmp_path, [helper.make_node("Softmax", ["x"], ["y"], name="softmax", axis=-1)],
+                [vi("x", [1, 3, 4, 4])], [vi("y", None)], name="g.onnx")
+    found = outcomes(probe_model(good))
+    assert found["axis-range"].outcome == NOT_APPLICABLE and found["gather-reduce-axes"].outcome == NOT_APPLICABLE
+
+
+def test_a_probe_of_one_cause_never_refutes_the_signature(tmp_path):
+    from trtdoctor import api
+    from trtdoctor.confirm import Confirmation, attach
+    from trtdoctor.confirm.findings import Finding
+
+    log = (CORPUS_DIR / "conv-kernel-weight-count").glob("*.log")
+    report = next(r for r in (api.explain(p, classifier=False) for p in sorted(log))
+                  if r.top and r.top.id == "conv-kernel-weight-count")
+    kb, _ = api.knowledge_base()
+    refuted_cause = Finding("grouped-conv-reshape", "conv-kernel-weight-count", REFUTED, "none",
+                            cause="grouped-dynamic-reshape")
+    attach(report, Confirmation([refuted_cause]), kb)
+    assert report.confirmation["status"]["conv-kernel-weight-count"] == "unchecked"
+    assert report.top.selected_cause is None or report.top.selected_cause.id != "grouped-dynamic-reshape"

@@ -36,6 +36,16 @@ KbOption = Annotated[Optional[list[Path]], typer.Option(
     "--kb", help="Extra directory of signature files (repeatable; also $TRTDOCTOR_KB).", show_default=False)]
 
 
+class Backend(str, Enum):
+    tensorrt = "tensorrt"
+    tensorrt_rtx = "tensorrt-rtx"
+    trtexec = "trtexec"
+
+
+RebuildOption = Annotated[Optional[Backend], typer.Option(
+    "--rebuild-with", help="Rebuild on this backend only (implies --rebuild).", show_default=False)]
+
+
 def _fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
     typer.echo(f"trtdoctor: {message}", err=True)
     return typer.Exit(code)
@@ -81,7 +91,8 @@ def explain(
     model: Annotated[Optional[Path], typer.Option(
         "--model", help="ONNX model to probe, confirming or refuting the diagnosis.")] = None,
     rebuild: Annotated[bool, typer.Option(
-        "--rebuild", help="With --model: rebuild with tensorrt or trtexec, where present, and compare.")] = False,
+        "--rebuild", help="With --model: rebuild (tensorrt, tensorrt-rtx or trtexec, where present) and compare.")] = False,
+    rebuild_with: RebuildOption = None,
     trt_flag: Annotated[Optional[list[str]], typer.Option(
         "--trt-flag", help="A trtexec flag for --rebuild, e.g. --trt-flag=--fp16 (repeatable).")] = None,
     gpu: Annotated[bool, typer.Option("--gpu/--no-gpu", help="With --model: probe the local GPU too.")] = True,
@@ -119,7 +130,10 @@ def explain(
         if model is not None:
             from trtdoctor.confirm import confirm_report
 
-            confirm_report(report, model, kb_dirs=kb or (), gpu=gpu, rebuild=rebuild, flags=trt_flag or ())
+            confirm_report(report, model, kb_dirs=kb or (), gpu=gpu, rebuild=rebuild or rebuild_with is not None,
+                           flags=trt_flag or (), backend=rebuild_with.value if rebuild_with else None)
+        elif rebuild or rebuild_with is not None:
+            raise _fail("--rebuild needs --model: the ONNX model to rebuild")
         _write(render(report, format.value, colour=use_colour, verbose=verbose))
         raise typer.Exit(report.exit_code)
 
@@ -179,7 +193,9 @@ def confirm(
         "--tensorrt", help="TensorRT version to check the model against, e.g. 8.6.1.")] = None,
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format (text or json).")] = Format.text,
     gpu: Annotated[bool, typer.Option("--gpu/--no-gpu", help="Probe the local GPU too.")] = True,
-    rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild with tensorrt or trtexec, where present.")] = False,
+    rebuild: Annotated[bool, typer.Option(
+        "--rebuild", help="Rebuild with tensorrt, tensorrt-rtx or trtexec, where present.")] = False,
+    rebuild_with: RebuildOption = None,
     trt_flag: Annotated[Optional[list[str]], typer.Option("--trt-flag", help="A trtexec flag for --rebuild.")] = None,
 ) -> None:
     """Probe a model (and the GPU) for the structures behind known failures, without a log."""
@@ -194,7 +210,8 @@ def confirm(
         raise _fail(f"--tensorrt {tensorrt!r}: give a version like 8.6.1")
     try:
         result = run_confirm(model, tensorrt=versions.parse(tensorrt) if tensorrt else None, gpu=gpu,
-                             rebuild=rebuild, flags=trt_flag or ())
+                             rebuild=rebuild or rebuild_with is not None, flags=trt_flag or (),
+                             backend=rebuild_with.value if rebuild_with else None)
     except ModelError as exc:
         raise _fail(str(exc)) from None
     found = [f for f in result.findings if f.outcome == CONFIRMED]
@@ -205,7 +222,17 @@ def confirm(
             nodes = f"  [{', '.join(f.nodes[:5])}{' …' if len(f.nodes) > 5 else ''}]" if f.nodes else ""
             _write(f"{f.outcome:<15} {f.probe:<26} {f.detail}{nodes}")
         if result.rebuild is not None:
-            _write(f"rebuild: {result.rebuild.reason}")
+            rb = result.rebuild
+            _write(f"rebuild: {rb.reason}" + (f" (exit code {rb.exit_code})" if rb.ran else ""))
+            if rb.ran:
+                if rb.exit_code == 0 and rb.diagnosis is None:
+                    _write(f"the build succeeded on {rb.backend}")
+                elif rb.diagnosis is not None:
+                    _write(f"the build failed on {rb.backend}: {rb.diagnosis}")
+                else:
+                    _write(f"the build failed on {rb.backend}; no known cause in its log")
+                for limit in rb.limits:
+                    _write(f"cannot reproduce: {limit}")
         if not found:
             _write("no findings: none of the probed structures is present")
     raise typer.Exit(EXIT_DIAGNOSED if found else EXIT_UNKNOWN)

@@ -58,6 +58,27 @@ def _clip(text: str, n: int = 160) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def _rebuild_lines(rebuilt: dict, status: dict, s: _Style) -> list[str]:
+    if not rebuilt.get("ran"):
+        return [f"{s.bold('Rebuild')}: {rebuilt.get('reason', 'not run')}"]
+    how = [f"ran on {rebuilt['backend']}"]
+    if rebuilt.get("flags"):
+        how.append("flags " + " ".join(rebuilt["flags"]))
+    if rebuilt.get("shapes"):
+        how.append("shapes " + ", ".join(f"{k} {'/'.join('x'.join(map(str, d)) for d in v)}"
+                                         for k, v in rebuilt["shapes"].items()))
+    lines = [f"{s.bold('Rebuild')}: {', '.join(how)} (exit code {rebuilt.get('exit_code')})"]
+    if rebuilt.get("verdict"):
+        lines.append(f"  {rebuilt['verdict']}")
+    if rebuilt.get("ignored"):
+        lines.append(s.dim(f"  not applied on this backend: {' '.join(rebuilt['ignored'])}"))
+    for limit in rebuilt.get("limits") or []:
+        lines.append(s.dim(f"  cannot reproduce: {limit}"))
+    if status:
+        lines.append("  status: " + ", ".join(f"{k} {v}" for k, v in status.items()))
+    return lines
+
+
 def _text(report: Report, s: _Style, verbose: bool) -> str:
     out: list[str] = []
     facts = report.facts
@@ -133,6 +154,10 @@ def _text(report: Report, s: _Style, verbose: bool) -> str:
     if report.confirmation and not any(d.probes for d in report.diagnoses):
         out.append("")
         out.append(s.dim(f"Confirmation: {report.confirmation.get('summary', '')}"))
+    rebuilt = (report.confirmation or {}).get("rebuild")
+    if rebuilt:
+        out.append("")
+        out.extend(_rebuild_lines(rebuilt, report.confirmation.get("status", {}), s))
     if report.diagnoses and report.candidates and verbose:
         out.append(s.dim("Other candidates: " + ", ".join(f"{c.id} ({c.confidence:.0%})" for c in report.candidates)))
     return "\n".join(out)

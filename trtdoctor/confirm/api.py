@@ -29,8 +29,9 @@ class Confirmation:
 
 def confirm(model: str | os.PathLike[str] | None = None, *, tensorrt: tuple[int, ...] | None = None,
             gpu: bool = True, onnxruntime: bool = True, rebuild: bool = False, flags: Sequence[str] = (),
-            shapes: Shapes | None = None) -> Confirmation:
-    """Run the model probes (when a model is given), the GPU probes and, if asked, a rebuild.
+            shapes: Shapes | None = None, backend: str | None = None, default_shapes: bool = False) -> Confirmation:
+    """Run the model probes (when a model is given), the GPU probes and, if asked, a rebuild (on ``backend``,
+    or the first of tensorrt, tensorrt-rtx and trtexec that is available).
 
     Raises ``trtdoctor.confirm.model.ModelError`` when the model file cannot be read as ONNX.
     """
@@ -51,7 +52,11 @@ def confirm(model: str | os.PathLike[str] | None = None, *, tensorrt: tuple[int,
         if model is None:
             result.rebuild = Rebuild(False, None, None, None, "", "no rebuild: no model was given")
         else:
-            result.rebuild = do_rebuild(model, flags=flags, shapes=shapes)
+            result.rebuild = do_rebuild(model, flags=flags, shapes=shapes, prefer=backend,
+                                        default_shapes=default_shapes)
+            if result.rebuild.ran and result.rebuild.log.strip():
+                fresh = explain_log(result.rebuild.log)
+                result.rebuild.diagnosis = fresh.diagnoses[0].id if fresh.diagnoses else None
     return result
 
 
@@ -76,8 +81,10 @@ def attach(report: Any, confirmation: Confirmation, kb: Any) -> None:
         diag.probes = [f.to_dict() for f in relevant]
     status = {}
     for diag in report.diagnoses:
-        outcomes = {p["outcome"] for p in diag.probes}
-        if CONFIRMED in outcomes:
+        # Only a finding that tests the diagnosis' own condition may refute it; one that tests a single
+        # candidate cause rules out that cause (in reselect above), never the signature.
+        outcomes = {p["outcome"] for p in diag.probes if not p.get("cause")}
+        if CONFIRMED in {p["outcome"] for p in diag.probes}:
             status[diag.id] = CONFIRMED
         elif outcomes and outcomes <= {REFUTED, NOT_APPLICABLE} and REFUTED in outcomes:
             status[diag.id] = REFUTED
@@ -95,24 +102,47 @@ def attach(report: Any, confirmation: Confirmation, kb: Any) -> None:
     if confirmation.rebuild is not None:
         rebuild_info = confirmation.rebuild.to_dict()
         summary.append(confirmation.rebuild.reason)
-        if confirmation.rebuild.ran and confirmation.rebuild.log.strip():
-            fresh = _explain_text(confirmation.rebuild.log)
-            fresh_top = fresh.diagnoses[0].id if fresh.diagnoses else None
+        if confirmation.rebuild.ran:
+            verdict, outcome, fresh_top = compare_rebuild(report, confirmation.rebuild, kb)
             original = report.diagnoses[0].id if report.diagnoses else None
-            if confirmation.rebuild.exit_code == 0 and not fresh.diagnoses:
-                verdict = "the build succeeded here: the failure depends on the original machine or versions"
-            elif fresh_top == original and original is not None:
-                verdict = f"the rebuild fails the same way ({fresh_top}): reproduced"
+            if original is not None and outcome == CONFIRMED:
                 status[original] = CONFIRMED
-            else:
-                verdict = f"the rebuild fails differently ({fresh_top or 'no known failure'})"
-            rebuild_info.update({"diagnosis": fresh_top, "verdict": verdict})
+            elif original is not None and outcome == REFUTED and status.get(original) != CONFIRMED:
+                status[original] = REFUTED
+            rebuild_info.update({"diagnosis": fresh_top, "outcome": outcome, "verdict": verdict})
             summary.append(verdict)
     report.confirmation = {"status": status, "summary": "; ".join(summary), "rebuild": rebuild_info,
                            "findings": [f.to_dict() for f in confirmation.findings]}
 
 
-def _explain_text(log: str) -> Any:
+def compare_rebuild(report: Any, rebuilt: Rebuild, kb: Any) -> tuple[str, str, str | None]:
+    """(verdict, outcome, the rebuilt log's top diagnosis): CONFIRMED when the rebuild fails with the
+    diagnosed signature, REFUTED when it succeeds or fails for another cause, NOT_APPLICABLE when the
+    backend cannot reproduce a failure of that kind at all."""
+    fresh_top = rebuilt.diagnosis
+    original = report.diagnoses[0] if report.diagnoses else None
+    where = f"on {rebuilt.backend}"
+    if original is not None and fresh_top == original.id:
+        return f"the rebuild {where} fails the same way ({fresh_top}): reproduced", CONFIRMED, fresh_top
+    if original is not None and rebuilt.limits and original.category in ("runtime", "environment"):
+        return (f"a rebuild {where} cannot reproduce a {original.category} failure ({original.id}): "
+                f"{rebuilt.limits[-1]}", NOT_APPLICABLE, fresh_top)
+    if rebuilt.exit_code == 0 and fresh_top is None:
+        verdict = f"the build succeeded {where}: the failure does not reproduce there"
+        if original is not None and rebuilt.limits:
+            verdict += f" ({rebuilt.limits[0]})"
+        elif original is not None:
+            verdict += "; it depends on the original machine, TensorRT version or flags"
+        return verdict, REFUTED if original is not None else NOT_APPLICABLE, None
+    if original is None:
+        return f"the rebuild {where} fails ({fresh_top or 'no known failure'})", NOT_APPLICABLE, fresh_top
+    return (f"the rebuild {where} fails differently ({fresh_top or 'no known failure'}), not with "
+            f"{original.id}", REFUTED, fresh_top)
+
+
+def explain_log(log: str) -> Any:
+    """The report for a rebuilt log (bundled knowledge base, patterns only: the comparison must not rest
+    on a guess)."""
     import io
 
     return pipeline.run(read.chunks(io.BytesIO(log.encode("utf-8", "replace"))), source="<rebuild>",
@@ -120,10 +150,19 @@ def _explain_text(log: str) -> Any:
 
 
 def confirm_report(report: Any, model: str | os.PathLike[str] | None, **options: Any) -> None:
-    """Probe and attach, using the TensorRT version the log shows (CLI helper)."""
+    """Probe and attach, using the TensorRT version the log shows; a rebuild takes its flags and shapes
+    from the log's own trtexec command line unless they are given."""
     from trtdoctor.confirm.model import ModelError
+    from trtdoctor.confirm.rebuild import from_command
 
     kb, _ = pipeline.knowledge_base(options.pop("kb_dirs", ()))
+    if options.get("rebuild"):
+        flags, shapes = from_command(report.facts.command)
+        if not options.get("flags"):
+            options["flags"] = flags
+        if not options.get("shapes"):
+            options["shapes"] = shapes
+        options.setdefault("default_shapes", report.facts.tool == "trtexec")
     try:
         result = confirm(model, tensorrt=report.facts.tensorrt, **options)
     except ModelError as exc:

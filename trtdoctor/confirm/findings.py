@@ -18,9 +18,10 @@ class Finding:
     signature: str | None
     outcome: str
     detail: str
-    nodes: tuple[str, ...] = ()
+    nodes: tuple[str, ...] = ()    # node names only; what is wrong with them belongs in ``detail``
     data: dict[str, Any] = field(default_factory=dict)
+    cause: str | None = None       # the candidate cause this probe tests, when it tests one cause only
 
     def to_dict(self) -> dict[str, Any]:
-        return {"probe": self.probe, "signature": self.signature, "outcome": self.outcome, "detail": self.detail,
-                "nodes": list(self.nodes), "data": self.data}
+        return {"probe": self.probe, "signature": self.signature, "cause": self.cause, "outcome": self.outcome,
+                "detail": self.detail, "nodes": list(self.nodes), "data": self.data}

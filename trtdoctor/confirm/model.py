@@ -139,7 +139,7 @@ def grouped_conv_reshape(g: Graph, _trt: tuple[int, ...] | None) -> Finding:
     if not grouped:
         return Finding("grouped-conv-reshape", "conv-kernel-weight-count", NOT_APPLICABLE,
                        "the model has no grouped convolutions")
-    named = []
+    named, pairs = [], []
     for conv in grouped:
         for node in _ancestors(g, conv.input[0], limit=6):
             if node.op_type != "Reshape" or len(node.input) < 2:
@@ -150,14 +150,18 @@ def grouped_conv_reshape(g: Graph, _trt: tuple[int, ...] | None) -> Finding:
             if shape is not None and shape.data_location != 1:
                 has_minus_one = -1 in nh.to_array(shape).tolist()
             if computed or has_minus_one:
-                named.append(f"{g.name(conv)} <- {g.name(node)}")
+                named.append(g.name(conv))
+                pairs.append(f"{g.name(conv)} <- {g.name(node)}")
                 break
+    # This probe tests one candidate cause (grouped-dynamic-reshape): its absence rules out that cause only.
     if named and g.dynamic_inputs:
         return Finding("grouped-conv-reshape", "conv-kernel-weight-count", CONFIRMED,
                        f"grouped convolutions fed by a Reshape with -1 or a computed shape, under dynamic inputs "
-                       f"({', '.join(g.dynamic_inputs[:3])})", tuple(named[:20]))
+                       f"({', '.join(g.dynamic_inputs[:3])}): {'; '.join(pairs[:10])}", tuple(named[:20]),
+                       cause="grouped-dynamic-reshape")
     return Finding("grouped-conv-reshape", "conv-kernel-weight-count", REFUTED,
-                   "no grouped convolution is fed by a -1 or computed Reshape under dynamic inputs")
+                   "no grouped convolution is fed by a -1 or computed Reshape under dynamic inputs",
+                   cause="grouped-dynamic-reshape")
 
 
 def qdq_nodes(g: Graph, _trt: tuple[int, ...] | None) -> Finding:
@@ -169,20 +173,69 @@ def qdq_nodes(g: Graph, _trt: tuple[int, ...] | None) -> Finding:
 
 
 def gather_reduce_axes(g: Graph, _trt: tuple[int, ...] | None) -> Finding:
-    named = []
+    """The two graph shapes behind axis errors of an implicit-batch parser. Their absence says nothing about
+    other axis errors, so this probe confirms or does not apply; it never refutes."""
+    named, why = [], []
     for n in g.nodes:
         if n.op_type == "Gather" and n.input and n.input[0] in g.producer and \
                 g.producer[n.input[0]].op_type == "Shape":
-            named.append(f"{g.name(n)} (size taken from a Shape, as x.size() exports)")
+            named.append(g.name(n))
+            why.append(f"{g.name(n)} takes a size from a Shape, as x.size() exports")
         elif n.op_type.startswith("Reduce") and _attr(n, "axes") is None and len(n.input) < 2 \
                 and not _attr(n, "noop_with_empty_axes", 0):
-            named.append(f"{g.name(n)} ({n.op_type} over every dimension)")
+            named.append(g.name(n))
+            why.append(f"{g.name(n)} is a {n.op_type} over every dimension")
     if named:
         return Finding("gather-reduce-axes", "convert-axis-out-of-range", CONFIRMED,
-                       "Gather on shapes or reductions over all dimensions, the patterns behind axis errors",
-                       tuple(named[:20]))
-    return Finding("gather-reduce-axes", "convert-axis-out-of-range", REFUTED,
-                   "no Gather on a Shape and no reduction over every dimension")
+                       "Gather on shapes or reductions over all dimensions, which an implicit-batch parser "
+                       f"cannot import: {'; '.join(why[:10])}", tuple(named[:20]))
+    return Finding("gather-reduce-axes", "convert-axis-out-of-range", NOT_APPLICABLE,
+                   "no Gather on a Shape and no reduction over every dimension; that does not rule out an axis "
+                   "error of another node")
+
+
+# Ops whose axis attribute indexes their first input, and how far past the rank an axis may go.
+_AXIS_OPS = {"Gather": 0, "GatherElements": 0, "Concat": 0, "Softmax": 0, "LogSoftmax": 0, "Hardmax": 0,
+             "Split": 0, "ArgMax": 0, "ArgMin": 0, "TopK": 0, "OneHot": 1, "ScatterElements": 0, "Compress": 0,
+             "Flatten": 1, "LpNormalization": 0, "DepthToSpace": 0}
+
+
+def axis_range(g: Graph, _trt: tuple[int, ...] | None) -> Finding:
+    """Axis attributes outside the rank of the tensor they index, which every TensorRT parser rejects."""
+    import onnx.numpy_helper as nh
+
+    ranks = _ranks(g)
+    named, why, unknown = [], [], 0
+    for n in g.nodes:
+        axes: list[int] = []
+        extra = 0
+        if n.op_type in _AXIS_OPS and _attr(n, "axis") is not None:
+            axes, extra = [int(_attr(n, "axis"))], _AXIS_OPS[n.op_type]
+        elif n.op_type.startswith("Reduce") or n.op_type in ("Squeeze", "Unsqueeze"):
+            value = _attr(n, "axes")
+            if value is None and len(n.input) > 1 and n.input[1] in g.initializers:
+                value = nh.to_array(g.initializers[n.input[1]]).reshape(-1).tolist()
+            axes = [int(a) for a in value or []]
+            if n.op_type == "Unsqueeze":
+                extra = len(axes)
+        if not axes:
+            continue
+        rank = ranks.get(n.input[0]) if n.input else None
+        if rank is None:
+            unknown += 1
+            continue
+        bad = [a for a in axes if not -(rank + extra) <= a < rank + extra]
+        if bad:
+            named.append(g.name(n))
+            why.append(f"{g.name(n)} ({n.op_type}) has axis {', '.join(map(str, bad))} on a {rank}-D input")
+    if named:
+        return Finding("axis-range", "convert-axis-out-of-range", CONFIRMED,
+                       f"axes outside their input's rank: {'; '.join(why[:10])}", tuple(named[:20]))
+    detail = "every axis attribute fits its input's rank in the ONNX graph"
+    if unknown:
+        detail += f" ({unknown} nodes of unknown rank not checked)"
+    return Finding("axis-range", "convert-axis-out-of-range", NOT_APPLICABLE,
+                   detail + "; the parser's own view of a rank (implicit batch, folded shapes) may still differ")
 
 
 def pool_rank(g: Graph, _trt: tuple[int, ...] | None) -> Finding:
@@ -190,15 +243,16 @@ def pool_rank(g: Graph, _trt: tuple[int, ...] | None) -> Finding:
     if not pools:
         return Finding("pool-rank", "pool-kernel-rank-mismatch", NOT_APPLICABLE, "the model has no pooling")
     ranks = _ranks(g)
-    named = []
+    named, why = [], []
     for n in pools:
         kernel = _attr(n, "kernel_shape") or []
         rank = ranks.get(n.input[0])
         if rank is not None and len(kernel) != rank - 2:
-            named.append(f"{g.name(n)} (kernel of {len(kernel)} dims on a {rank}-D input)")
+            named.append(g.name(n))
+            why.append(f"{g.name(n)} has a kernel of {len(kernel)} dims on a {rank}-D input")
     if named:
         return Finding("pool-rank", "pool-kernel-rank-mismatch", CONFIRMED,
-                       "pooling kernels whose rank does not match their input", tuple(named))
+                       f"pooling kernels whose rank does not match their input: {'; '.join(why[:10])}", tuple(named))
     return Finding("pool-rank", "pool-kernel-rank-mismatch", REFUTED, "every pooling kernel matches its input's rank")
 
 
@@ -322,6 +376,7 @@ PROBES: dict[str, Callable[[Graph, tuple[int, ...] | None], Finding]] = {
     "grouped-conv-reshape": grouped_conv_reshape,
     "qdq-nodes": qdq_nodes,
     "gather-reduce-axes": gather_reduce_axes,
+    "axis-range": axis_range,
     "pool-rank": pool_rank,
     "batchnorm-unsqueeze": batchnorm_unsqueeze,
     "int64-initializers": int64_initializers,
