@@ -4,8 +4,11 @@
     python scripts/evaluate.py --json F   # also the figures as JSON (scripts/readme_figures.py reads it)
 
 1. As shipped: every example log with the whole knowledge base, patterns only and patterns+classifier:
-   top-1 accuracy, per-signature recall and precision, the logs missed or misattributed, and how many
-   negative logs came out diagnosed.
+   top-1 accuracy, per-signature recall and precision, the logs missed or misattributed, how many
+   negative logs came out diagnosed, and, where the thread established which candidate cause it was,
+   whether the selected cause is that one. A log whose only known line is a consequence ("Engine could
+   not be created") is right when the tool abstains. Logs marked `settled: false` (the thread never
+   established the cause) stay in the corpus but are left out of every score.
 2. Held out by source thread: threads are split into folds; for each fold, the classifier is trained
    without the fold's logs, and every pattern learnt only from the fold's threads (matching no example
    of another thread) is removed, since an author wrote it from those logs. Logs of the fold are then
@@ -41,6 +44,8 @@ class Log:
     label: str          # signature id, or 'none' for a negative
     kind: str           # error | consequence | warning | negative
     thread: str
+    cause: str | None = None     # the candidate cause the thread established
+    settled: bool = True         # false: the thread never established the cause; not scored
 
 
 def corpus_logs(kb: KnowledgeBase) -> list[Log]:
@@ -51,10 +56,11 @@ def corpus_logs(kb: KnowledgeBase) -> list[Log]:
         folder = path.parent.name
         meta = yaml.safe_load(path.with_suffix(".yaml").read_text(encoding="utf-8")) or {}
         thread = train.thread(str(meta.get("source", path)))
+        settled = meta.get("settled", True) is not False
         if folder == "negative":
-            logs.append(Log(path, "none", "negative", thread))
+            logs.append(Log(path, "none", "negative", thread, settled=settled))
         elif kb.get(folder) is not None:
-            logs.append(Log(path, folder, kb.get(folder).kind, thread))
+            logs.append(Log(path, folder, kb.get(folder).kind, thread, meta.get("cause"), settled))
     return logs
 
 
@@ -69,7 +75,12 @@ def explain(log: Log, knowledge, classifier: bool, model=None):
 
 
 def expected(log: Log) -> str:
-    return "none" if log.kind in ("negative", "warning") else log.label
+    return "none" if log.kind in ("negative", "warning", "consequence") else log.label
+
+
+def cause_of(report) -> str | None:
+    top = report.diagnoses[0] if report.diagnoses else None
+    return top.selected_cause.id if top is not None and top.selected_cause is not None else None
 
 
 def scores(pairs: list[tuple[str, str]]) -> dict:
@@ -87,8 +98,12 @@ def as_shipped(kb: KnowledgeBase, logs: list[Log]) -> dict:
     for mode, clf in (("patterns", False), ("patterns+classifier", True)):
         pairs, wrong = [], []
         neg_diagnosed = []
+        causes_right, causes_n = 0, 0
         for log in logs:
-            got = top(explain(log, knowledge, clf))
+            if not log.settled:
+                continue
+            report = explain(log, knowledge, clf)
+            got = top(report)
             if log.kind == "negative":
                 if got != "none":
                     neg_diagnosed.append(f"{log.path.relative_to(ROOT)} -> {got}")
@@ -96,9 +111,17 @@ def as_shipped(kb: KnowledgeBase, logs: list[Log]) -> dict:
             pairs.append((expected(log), got))
             if got != expected(log):
                 wrong.append(f"{log.path.relative_to(ROOT)}: expected {expected(log)}, got {got}")
+            elif log.cause and log.kind == "error":
+                causes_n += 1
+                causes_right += cause_of(report) == log.cause
+                if cause_of(report) != log.cause:
+                    wrong.append(f"{log.path.relative_to(ROOT)}: right signature, cause {cause_of(report)} "
+                                 f"instead of {log.cause}")
         res = scores(pairs)
-        res.update({"wrong": wrong, "negatives": sum(1 for l in logs if l.kind == "negative"),
-                    "negatives_diagnosed": neg_diagnosed})
+        res.update({"wrong": wrong, "negatives": sum(1 for l in logs if l.kind == "negative" and l.settled),
+                    "negatives_diagnosed": neg_diagnosed, "causes_n": causes_n,
+                    "causes": causes_right / causes_n if causes_n else None,
+                    "unsettled": sum(1 for l in logs if not l.settled)})
         out[mode] = res
     return out
 
@@ -127,7 +150,9 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
     support = pattern_support(kb, logs)
     threads = sorted({l.thread for l in logs})
     fold_of = {t: i % folds for i, t in enumerate(threads)}
+    logs = [l for l in logs if l.settled]
     results = {m: [] for m in ("regex", "classifier", "combined")}
+    cause_results: list[bool] = []
     variant_results = {m: [] for m in results}
     neg_diag: dict[str, list[str]] = {m: [] for m in results}
     n_neg = 0
@@ -141,8 +166,6 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
         docs = [d for d in train.log_docs(kb, CORPUS) if d.group not in held] + train.signature_docs(train_kb)
         model = classify.fit(docs)
         for log in test:
-            if log.kind == "consequence":
-                continue  # consequences are pattern-only by design
             regex_report = explain(log, knowledge, False)
             combined_report = explain(log, knowledge, True, model)
             with open(log.path, "rb") as stream:
@@ -161,6 +184,8 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
                 continue
             variant = not any(h.signature == log.label for h in
                               knowledge[1].hits(pipeline.scan_lines(open(log.path, "rb"), knowledge)))
+            if log.cause and log.kind == "error" and got["combined"] == exp:
+                cause_results.append(cause_of(combined_report) == log.cause)
             for m in got:
                 results[m].append((exp, got[m]))
                 if variant and log.kind == "error":
@@ -176,6 +201,8 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
                       "negatives_diagnosed_as": neg_diag[m]}
     summary["negatives"] = n_neg
     summary["folds"] = folds
+    summary["causes"] = sum(cause_results) / len(cause_results) if cause_results else None
+    summary["causes_n"] = len(cause_results)
     return summary
 
 
@@ -191,8 +218,10 @@ def main() -> None:
     print(f"corpus: {sum(l.kind != 'negative' for l in logs)} example logs of {len({l.label for l in logs} - {'none'})} "
           f"signatures, {sum(l.kind == 'negative' for l in logs)} negatives, {len({l.thread for l in logs})} threads")
     for mode, res in shipped.items():
-        print(f"\nas shipped, {mode}: top-1 {res['top1']:.1%} of {res['n']}; negatives diagnosed "
-              f"{len(res['negatives_diagnosed'])} of {res['negatives']}")
+        cause = "n/a" if res["causes"] is None else f"{res['causes']:.1%} of {res['causes_n']}"
+        print(f"\nas shipped, {mode}: top-1 {res['top1']:.1%} of {res['n']}; right cause {cause}; negatives "
+              f"diagnosed {len(res['negatives_diagnosed'])} of {res['negatives']}; {res['unsettled']} unsettled "
+              "logs not scored")
         for w in res["wrong"]:
             print(f"  miss: {w}")
         for w in res["negatives_diagnosed"]:
@@ -214,6 +243,8 @@ def main() -> None:
             var = "-" if r["variants"] is None else f"{r['variants']:.1%}"
             print(f"  {m:<12} {r['all']:>10.1%} {r['wrong']:>7.1%} {r['n']:>5} {var:>9} {r['variants_n']:>4} "
                   f"{r['negatives_diagnosed']:>8} of {ho['negatives']}")
+        if ho["causes"] is not None:
+            print(f"  combined, right cause among right signatures: {ho['causes']:.1%} of {ho['causes_n']}")
         for m in ("classifier", "combined"):
             for wrong in ho[m]["negatives_diagnosed_as"]:
                 print(f"  {m} diagnosed a negative: {wrong}")

@@ -64,10 +64,17 @@ def evaluation(path: Path) -> str:
     fig = json.loads(path.read_text())
     s = fig["shipped"]
     lines = ["As shipped (`python scripts/evaluate.py`):", "",
-             "| matcher | top-1 on example logs | negatives diagnosed |", "| --- | ---: | ---: |"]
+             "| matcher | top-1 on example logs | right cause (where the thread established it) | negatives diagnosed |",
+             "| --- | ---: | ---: | ---: |"]
     for mode in ("patterns", "patterns+classifier"):
         r = s[mode]
-        lines.append(f"| {mode} | {r['top1']:.1%} of {r['n']} | {len(r['negatives_diagnosed'])} of {r['negatives']} |")
+        cause = "n/a" if r.get("causes") is None else f"{r['causes']:.1%} of {r['causes_n']}"
+        lines.append(f"| {mode} | {r['top1']:.1%} of {r['n']} | {cause} | {len(r['negatives_diagnosed'])} of "
+                     f"{r['negatives']} |")
+    unsettled = s["patterns"].get("unsettled")
+    if unsettled:
+        lines += ["", f"{unsettled} logs whose thread never established the cause (`settled: false`) are kept as "
+                  "examples but not scored."]
     ho = fig.get("held_out")
     if ho:
         lines += ["", f"Held out by source thread ({ho['folds']} folds; the classifier never sees the thread it is "
@@ -80,6 +87,9 @@ def evaluation(path: Path) -> str:
             var = "n/a" if r["variants"] is None else f"{r['variants']:.1%} of {r['variants_n']}"
             lines.append(f"| {m} | {r['all']:.1%} of {r['n']} | {r['wrong']:.1%} | {var} | "
                          f"{r['negatives_diagnosed']} of {ho['negatives']} |")
+        if ho.get("causes") is not None:
+            lines += ["", f"Combined, where the signature is right and the thread established the cause, the selected "
+                      f"cause is right for {ho['causes']:.1%} of {ho['causes_n']} held-out logs."]
     return "\n".join(lines)
 
 

@@ -28,6 +28,11 @@ def test_example_gives_its_signature_first(log: Path):
         assert sig["id"] in [n.id for n in report.notes]
         assert all(d.id != sig["id"] for d in report.diagnoses)
         return
+    if sig.get("kind") == "consequence":
+        # The log says only that a build failed: abstain, and say so through the candidate.
+        assert not report.diagnoses, [d.id for d in report.diagnoses]
+        assert any(c.id == sig["id"] and c.confidence <= 0.35 for c in report.candidates)
+        return
     assert report.diagnoses, f"no diagnosis; candidates {[c.id for c in report.candidates]}"
     top = report.diagnoses[0]
     assert top.id == sig["id"]
@@ -38,8 +43,6 @@ def test_example_gives_its_signature_first(log: Path):
     meta = yaml.safe_load(log.with_suffix(".yaml").read_text(encoding="utf-8"))
     if meta.get("cause"):
         assert top.selected_cause is not None and top.selected_cause.id == meta["cause"]
-    if sig.get("kind") == "consequence":
-        assert top.confidence <= 0.35
 
 
 @pytest.mark.parametrize("log", NEGATIVES, ids=lambda p: p.name)

@@ -5,8 +5,8 @@ Rules, in order:
   patterns that matched (two independent witnesses are stronger than one).
 - ``warning`` signatures are notes, never diagnoses.
 - ``consequence`` signatures never outrank a cause: with any error diagnosis present they are folded
-  into it ("followed by ..."); alone they give a capped, low-confidence diagnosis whose text says that
-  the real error is earlier or missing.
+  into it ("followed by ..."); alone they are no diagnosis at all (the log says that a build failed,
+  never why), only a candidate that the report uses to say the cause is earlier or missing.
 - Where one message has several causes, each cause's evidence is tested (true / false / unknown) and
   the best supported cause not contradicted is selected; the others are reported as runners-up.
 - A diagnosis whose every evidence line is already evidence of a stronger diagnosis is the same
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from trtdoctor.classify import Model
 
 CONSEQUENCE_CAP = 0.35
+CONSEQUENCE_ONLY = "only a consequence: the build failed, but the log does not show why"
 MAX_EVIDENCE = 6
 # A pattern diagnosis at least this confident decides alone; below it, the classifier is consulted.
 PATTERN_DECIDES = 0.8
@@ -124,9 +125,11 @@ class Candidate:
     title: str
     confidence: float
     why: str
+    line: int | None = None   # where its pattern matched, when one did
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.title, "confidence": round(self.confidence, 3), "why": self.why}
+        return {"id": self.id, "title": self.title, "confidence": round(self.confidence, 3), "why": self.why,
+                "line": self.line}
 
 
 @dataclass(frozen=True)
@@ -204,9 +207,9 @@ def rank(kb: KnowledgeBase, matcher: Matcher, hits: Sequence[Hit], facts: LogFac
             for ev in cons.evidence[:2]:
                 top.evidence.append(EvidenceLine(ev.line, ev.text, "consequence"))
     else:
-        for cons in consequences:
-            cons.confidence = min(cons.confidence, CONSEQUENCE_CAP)
-        diagnoses = sorted(consequences, key=lambda d: (-d.confidence, d.first_line))
+        for cons in sorted(consequences, key=lambda d: d.first_line):
+            candidates.append(Candidate(cons.id, cons.title, min(cons.confidence, CONSEQUENCE_CAP), CONSEQUENCE_ONLY,
+                                        line=cons.first_line))
 
     final: list[Diagnosis] = []
     for diag in diagnoses:
@@ -414,9 +417,9 @@ def consult_classifier(ranking: Ranking, model: "Model", text: str, kb: Knowledg
     elif sig is not None and confidence >= max(CLASSIFIER_DECIDES, min_confidence) and \
             tensorrt_context(lines, facts):
         diag = from_classifier(sig, confidence, lines, facts, matcher)
-        for cons in [d for d in ranking.diagnoses if d.kind == "consequence"]:
+        for cons in [c for c in ranking.candidates if c.why == CONSEQUENCE_ONLY]:
             diag.followed_by.append(cons.id)
-            ranking.diagnoses.remove(cons)
+            ranking.candidates.remove(cons)
         ranking.diagnoses.insert(0, diag)
     known = {d.id for d in ranking.diagnoses} | {c.id for c in ranking.candidates}
     for label, conf, _ in predictions:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import textwrap
 
-from trtdoctor.diagnose import Diagnosis
+from trtdoctor.diagnose import CONSEQUENCE_ONLY, Diagnosis
 from trtdoctor.report import Report, plural
 
 FORMATS = ("text", "json", "markdown", "github")
@@ -91,7 +91,13 @@ def _text(report: Report, s: _Style, verbose: bool) -> str:
         context.append(facts.gpu)
     out.append(s.dim(f"trtdoctor: {report.source}: " + ", ".join(context)))
     if not report.diagnoses:
-        out.append(s.yellow("No known TensorRT failure matched this log."))
+        failed = next((c for c in report.candidates if c.why == CONSEQUENCE_ONLY), None)
+        if failed is not None:
+            out.append(s.yellow(f"The build failed (line {failed.line}: {failed.title.rstrip('.')}), but the log does "
+                                "not show why: the cause is earlier in the log or was not captured (rerun with "
+                                "--verbose and keep the whole log)."))
+        else:
+            out.append(s.yellow("No known TensorRT failure matched this log."))
         if report.candidates:
             out.append("Closest candidates:")
             for c in report.candidates[:5]:
@@ -106,9 +112,6 @@ def _text(report: Report, s: _Style, verbose: bool) -> str:
             out.append("")
             out.append(s.dim("Also found:"))
         out.append(s.red(f"✖ {d.title}") + s.dim(f"  [{d.id}, {d.category}, confidence {_confidence(d)}]"))
-        if d.kind == "consequence":
-            out.append(s.yellow("  This line only follows another error: the cause is earlier in the log, or was not "
-                                "captured (rerun with --verbose and keep the whole log)."))
         selected = d.selected_cause
         if selected:
             out.append(f"  {s.bold('Most likely cause')}: {selected.title}")
