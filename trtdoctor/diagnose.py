@@ -139,9 +139,11 @@ class Note:
     line: int
     text: str
     count: int
+    recovered: bool = False   # an error the build went on to succeed after: harmless in this log
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.title, "line": self.line, "text": self.text, "count": self.count}
+        return {"id": self.id, "title": self.title, "line": self.line, "text": self.text, "count": self.count,
+                "recovered": self.recovered}
 
 
 @dataclass
@@ -176,6 +178,15 @@ def rank(kb: KnowledgeBase, matcher: Matcher, hits: Sequence[Hit], facts: LogFac
         diag = _diagnose(sig, sig_hits, facts, matcher, lines, probe_outcomes or {})
         (consequences if sig.kind == "consequence" else diagnoses).append(diag)
 
+    # The same message can be fatal or harmless: when the tool says afterwards that the build succeeded,
+    # the error did not stop it (a tactic that failed and was skipped, a retried allocation).
+    if facts.succeeded_line is not None:
+        for diag in list(diagnoses):
+            matched = [e for e in diag.evidence if e.role == "match"]
+            if matched and max(e.line for e in matched) < facts.succeeded_line:
+                diagnoses.remove(diag)
+                notes.append(Note(diag.id, diag.title, matched[0].line, matched[0].text,
+                                  len(matched) + diag.repeats, recovered=True))
     diagnoses.sort(key=lambda d: (-d.confidence, d.first_line))
     candidates: list[Candidate] = []
     # A signature that declares it outranks another (its specific form, or the cause of that symptom)
@@ -395,6 +406,12 @@ def tensorrt_context(lines: Iterable[LogLine], facts: LogFacts) -> bool:
     return any(_TENSORRT_CONTEXT.search(line.text) for line in lines)
 
 
+def succeeded_after_errors(lines: Iterable[LogLine], facts: LogFacts) -> bool:
+    """The tool said the build succeeded after every error line of the log: nothing failed for good."""
+    return facts.succeeded_line is not None and all(
+        line.number < facts.succeeded_line for line in lines if line.severity == "error")
+
+
 def needs_classifier(ranking: Ranking) -> bool:
     """No pattern diagnosis of a root cause is confident enough to decide alone."""
     return not any(d.kind == "error" and d.confidence >= PATTERN_DECIDES for d in ranking.diagnoses)
@@ -415,7 +432,7 @@ def consult_classifier(ranking: Ranking, model: "Model", text: str, kb: Knowledg
         existing.confidence = max(existing.confidence, confidence)
         ranking.diagnoses.sort(key=lambda d: (d.kind != "error", -d.confidence))
     elif sig is not None and confidence >= max(CLASSIFIER_DECIDES, min_confidence) and \
-            tensorrt_context(lines, facts):
+            tensorrt_context(lines, facts) and not succeeded_after_errors(lines, facts):
         diag = from_classifier(sig, confidence, lines, facts, matcher)
         for cons in [c for c in ranking.candidates if c.why == CONSEQUENCE_ONLY]:
             diag.followed_by.append(cons.id)

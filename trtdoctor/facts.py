@@ -20,7 +20,7 @@ LITERALS = (
     "TensorrtExecutionProvider", "Ultralytics", "mmdeploy", "While parsing node", "In node ",
     "Selected Device", "Compute Capability", "Driver Version", "CUDA Version", "CUDA version", "driver version",
     "microsoft-standard", "WSL", "GeForce", "Tesla", "Quadro", "NVIDIA A", "NVIDIA H", "NVIDIA L", "Jetson",
-    "Orin", "Xavier",
+    "Orin", "Xavier", "PASSED", "export success",
 )
 # Lines that look like errors, kept so that an unrecognised failure can still be shown and classified.
 ERROR_MARKERS = ("[E]", "ERROR", "Error", "error", "Assertion", "failed", "Traceback", "Exception", "FAIL",
@@ -57,6 +57,8 @@ _CC = re.compile(r"Compute Capability:?\s*(\d+)\.(\d+)")
 _DRIVER = re.compile(r"[Dd]river [Vv]ersion\s*[:=]?\s*(\d{3,4})(?:\.\d+)*")
 _CUDA = re.compile(r"CUDA [Vv]ersion\s*[:=]?\s*(\d{1,2})\.(\d+)")
 _WSL = re.compile(r"microsoft-standard|\bWSL2?\b")
+# The tool's own word that the build (or the whole run) succeeded.
+_SUCCESS = re.compile(r"&&&& PASSED TensorRT|\bPASSED \| (?:Runtime|Command)|TensorRT: export success")
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ class LogFacts:
     cuda: str | None = None
     wsl: bool = False
     nodes: list[Node] = field(default_factory=list)
+    succeeded_line: int | None = None   # the last line where the tool says the build succeeded
 
     @property
     def node(self) -> Node | None:
@@ -120,6 +123,8 @@ def extract(lines: Iterable[LogLine]) -> LogFacts:
         for name, words, rx in _TOOL_RULES:
             if name not in tools and any(w in text for w in words) and rx.search(text):
                 tools[name] = line.number
+        if ("PASSED" in text or "export success" in text) and _SUCCESS.search(text):
+            facts.succeeded_line = line.number
         if facts.command is None and "&&&& RUNNING" in text:
             m = _COMMAND.search(text)
             if m:

@@ -153,7 +153,9 @@ def _text(report: Report, s: _Style, verbose: bool) -> str:
         out.append(s.dim("Notes (warnings, not causes on their own):"))
         for note in report.notes:
             times = f" (×{note.count})" if note.count > 1 else ""
-            out.append(s.dim(f"  line {note.line}: {note.title}{times}"))
+            after = f"; harmless here: the build succeeded afterwards (line {report.facts.succeeded_line})" \
+                if note.recovered else ""
+            out.append(s.dim(f"  line {note.line}: {note.title}{times}{after}"))
     if report.confirmation and not any(d.probes for d in report.diagnoses):
         out.append("")
         out.append(s.dim(f"Confirmation: {report.confirmation.get('summary', '')}"))
