@@ -11,7 +11,8 @@ must be diagnosed as. A few cases build successfully: they show what no longer f
     python scripts/zoo.py --case conv-weight-groups --write     # write corpus/<signature>/zoo-<case>.log
     python scripts/zoo.py --write                               # every case
     python scripts/zoo.py --out DIR                             # every case's log into DIR
-    python scripts/zoo.py --verbose-big OUT.log --blocks 400    # a big successful VERBOSE build
+    python scripts/zoo.py --verbose-big OUT.log --blocks 200    # a big successful VERBOSE build
+    python scripts/zoo.py --verbose-big corpus/negative/zoo-verbose-build.log --blocks 20   # its negative example
 
 The builder of TensorRT for RTX compiles ahead of time on the CPU, so this runs without a GPU. Without
 one, it also reports that the CUDA runtime found no usable driver (cudaError 35) after most errors: the
@@ -592,7 +593,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write", action="store_true", help="write corpus/<signature>/zoo-<case>.log and its sidecar")
     ap.add_argument("--out", type=Path, help="write the logs into this folder instead")
     ap.add_argument("--verbose-big", type=Path, metavar="OUT.log", help="write a big successful VERBOSE build log")
-    ap.add_argument("--blocks", type=int, default=400, help="blocks of the --verbose-big network")
+    ap.add_argument("--blocks", type=int, default=200, help="blocks of the --verbose-big network")
     args = ap.parse_args(argv)
 
     if args.list:
@@ -631,8 +632,57 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def big_model(blocks: int) -> onnx.ModelProto:
+    """A network of ``blocks`` repeated blocks using Conv, Concat, Slice, Transpose, Reshape, Softmax,
+    MatMul and Gather, that TensorRT builds successfully."""
+    rng = np.random.default_rng(7)
+    c, h, w = 8, 8, 8
+    inits = [_init("slice_starts", np.array([0], np.int64)), _init("slice_ends", np.array([c], np.int64)),
+             _init("slice_axes", np.array([1], np.int64)), _init("to_seq", np.array([1, c, h * w], np.int64)),
+             _init("to_map", np.array([1, c, h, w], np.int64)),
+             _init("channel_order", np.array([(i + 3) % c for i in range(c)], np.int64))]
+    nodes = []
+    x = "input"
+    for b in range(blocks):
+        p = f"block{b}"
+        inits += [_init(f"{p}.conv.weight", (rng.standard_normal((c, c, 3, 3)) * 0.1).astype(np.float32)),
+                  _init(f"{p}.conv.bias", np.zeros(c, np.float32)),
+                  _init(f"{p}.proj.weight", (rng.standard_normal((h * w, h * w)) * 0.05).astype(np.float32))]
+        nodes += [
+            helper.make_node("Conv", [x, f"{p}.conv.weight", f"{p}.conv.bias"], [f"{p}/conv"], name=f"/{p}/Conv",
+                             kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+            helper.make_node("Concat", [f"{p}/conv", x], [f"{p}/cat"], name=f"/{p}/Concat", axis=1),
+            helper.make_node("Slice", [f"{p}/cat", "slice_starts", "slice_ends", "slice_axes"], [f"{p}/slice"],
+                             name=f"/{p}/Slice"),
+            helper.make_node("Transpose", [f"{p}/slice"], [f"{p}/t"], name=f"/{p}/Transpose", perm=[0, 1, 3, 2]),
+            helper.make_node("Reshape", [f"{p}/t", "to_seq"], [f"{p}/seq"], name=f"/{p}/Reshape"),
+            helper.make_node("Softmax", [f"{p}/seq"], [f"{p}/attn"], name=f"/{p}/Softmax", axis=-1),
+            helper.make_node("MatMul", [f"{p}/attn", f"{p}.proj.weight"], [f"{p}/proj"], name=f"/{p}/MatMul"),
+            helper.make_node("Gather", [f"{p}/proj", "channel_order"], [f"{p}/perm"], name=f"/{p}/Gather", axis=1),
+            helper.make_node("Reshape", [f"{p}/perm", "to_map"], [f"{p}/out"], name=f"/{p}/Reshape_1"),
+        ]
+        x = f"{p}/out"
+    nodes.append(helper.make_node("Identity", [x], ["output"], name="/output/Identity"))
+    return _model(nodes, [_vi("input", [1, c, h, w])], [_vi("output", [1, c, h, w])], inits, name="zoo-big")
+
+
 def verbose_big(path: Path, blocks: int) -> int:
-    raise SystemExit("not yet")
+    """Build the big network under the VERBOSE logger and write its log to ``path``."""
+    case = Case("verbose-build", "", lambda: Build(big_model(blocks)), negative=True)
+    start = time.perf_counter()
+    text, ok = run_case(case)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    if path.resolve().parent == (CORPUS / "negative").resolve():
+        # Written into the corpus as a negative example: with its sidecar, like --write.
+        command = f"python scripts/zoo.py --verbose-big corpus/negative/{path.name} --blocks {blocks}"
+        meta = ["source: zoo:verbose-build", f'tensorrt: "{TENSORRT_RTX}"', "tool: tensorrt-rtx",
+                f"command: {command}",
+                f"note: {_yaml_str(f'a successful VERBOSE build of {blocks} blocks (Conv, Concat, Slice, Transpose, Reshape, Softmax, MatMul, Gather): no diagnosis expected')}"]
+        path.with_suffix(".yaml").write_text("\n".join(meta) + "\n", encoding="utf-8")
+    print(f"{blocks} blocks: {text.count(chr(10))} lines, {len(text)} bytes in {time.perf_counter() - start:.1f}s "
+          f"-> {path}", file=sys.stderr)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
