@@ -96,7 +96,7 @@ def case(name: str, signature: str, *, cause: str | None = None, note: str = "",
 
 # ---- convolution
 
-@case("conv-weight-groups", "conv-kernel-weight-count", cause="grouped-dynamic-reshape",
+@case("conv-weight-groups", "conv-kernel-weight-count", cause="input-channel-mismatch",
       note="a Reshape folds 8 channels into 4 before a group-2 convolution whose weights were made for 8")
 def _conv_weight_groups():
     x = _vi("x", [1, 8, 16, 16])
