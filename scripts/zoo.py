@@ -199,6 +199,14 @@ def _add_broadcast():
     return Build(_model([n], [a, b], [_vi("y", None)]))
 
 
+@case("matmul-dims", "matmul-inner-dims-mismatch",
+      note="a MatMul whose inner dimensions differ (8 columns against 6 rows)")
+def _matmul_dims():
+    a, b = _vi("a", [2, 4, 8]), _vi("b", [2, 6, 3])
+    n = helper.make_node("MatMul", ["a", "b"], ["y"], name="bad_matmul")
+    return Build(_model([n], [a, b], [_vi("y", None)]))
+
+
 @case("no-output", "network-no-output", cause="graph-without-outputs",
       note="a graph that declares no output")
 def _no_output():
