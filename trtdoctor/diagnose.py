@@ -12,6 +12,9 @@ Rules, in order:
 - A diagnosis whose every evidence line is already evidence of a stronger diagnosis is the same
   failure seen through a more generic signature: it becomes a candidate, not a second diagnosis.
 - Below ``min_confidence`` a diagnosis becomes a candidate, and the report abstains.
+- A diagnosis made only from TensorRT's CUDA error handler echoing "no usable driver" (cudaError 35)
+  after an earlier error is the noise of a build without a GPU (TensorRT for RTX builds on the CPU): it
+  becomes a candidate. The same message with no earlier error is a real driver problem and stays.
 """
 
 from __future__ import annotations
@@ -38,6 +41,11 @@ MAX_EVIDENCE = 6
 PATTERN_DECIDES = 0.8
 # The classifier's calibrated confidence needed to diagnose on its own.
 CLASSIFIER_DECIDES = 0.6
+# After any error, a build without a GPU (TensorRT for RTX compiles ahead of time on the CPU) has its
+# CUDA error handler report that the runtime found no driver: "[checkMacros.cpp::catchCudaError::N]
+# Error Code 1: Cuda Runtime (... (cudaError 35: CUDA driver version is insufficient ...))".
+_DRIVER_ECHO = re.compile(r"catchCudaError\b.*\bcudaError 35\b")
+_NO_DRIVER = re.compile(r"\bcudaError 35\b")
 
 
 @dataclass(frozen=True)
@@ -166,6 +174,7 @@ def rank(kb: KnowledgeBase, matcher: Matcher, hits: Sequence[Hit], facts: LogFac
     diagnoses: list[Diagnosis] = []
     consequences: list[Diagnosis] = []
     notes: list[Note] = []
+    echoes: list[Candidate] = []
     for sig_id, sig_hits in by_sig.items():
         sig = kb.get(sig_id)
         if sig is None:
@@ -176,6 +185,11 @@ def rank(kb: KnowledgeBase, matcher: Matcher, hits: Sequence[Hit], facts: LogFac
                               len({h.line.number for h in sig_hits})))
             continue
         diag = _diagnose(sig, sig_hits, facts, matcher, lines, probe_outcomes or {})
+        if _driver_echo_only(sig_hits, lines):
+            echoes.append(Candidate(diag.id, diag.title, diag.confidence,
+                                    "only the CUDA error handler's 'no driver' echo after an earlier error "
+                                    "(a build without a GPU)"))
+            continue
         (consequences if sig.kind == "consequence" else diagnoses).append(diag)
 
     # The same message can be fatal or harmless: when the tool says afterwards that the build succeeded,
@@ -188,7 +202,7 @@ def rank(kb: KnowledgeBase, matcher: Matcher, hits: Sequence[Hit], facts: LogFac
                 notes.append(Note(diag.id, diag.title, matched[0].line, matched[0].text,
                                   len(matched) + diag.repeats, recovered=True))
     diagnoses.sort(key=lambda d: (-d.confidence, d.first_line))
-    candidates: list[Candidate] = []
+    candidates: list[Candidate] = echoes
     # A signature that declares it outranks another (its specific form, or the cause of that symptom)
     # takes the other's place when both are found.
     # A warning may outrank too: a rejected timing cache prints the same header assertion as a foreign
@@ -231,6 +245,25 @@ def rank(kb: KnowledgeBase, matcher: Matcher, hits: Sequence[Hit], facts: LogFac
     candidates.sort(key=lambda c: -c.confidence)
     notes.sort(key=lambda n: n.line)
     return Ranking(final, candidates, notes)
+
+
+def is_driver_echo(text: str) -> bool:
+    """Whether a line is the CUDA error handler's cudaError 35 ('no usable driver') report."""
+    return _DRIVER_ECHO.search(text) is not None
+
+
+def is_real_error(line: LogLine) -> bool:
+    """An error line other than a report that CUDA found no usable driver."""
+    return line.severity == "error" and _NO_DRIVER.search(line.text) is None
+
+
+def _driver_echo_only(hits: Sequence[Hit], lines: Sequence[LogLine]) -> bool:
+    """Whether every line these hits matched is the CUDA error handler's cudaError 35 echo, and some
+    other error came before the first of them (the error the echo follows)."""
+    if not all(is_driver_echo(h.line.text) for h in hits):
+        return False
+    first = min(h.line.number for h in hits)
+    return any(ln.number < first and is_real_error(ln) for ln in lines)
 
 
 def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher, lines: Sequence[LogLine],

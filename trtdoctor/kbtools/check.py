@@ -11,7 +11,8 @@ Every problem is reported as ``file:line: sentence``. The gate refuses:
 - a signature without a real example in ``corpus/<id>/``, an example without its source sidecar;
 - an example whose top diagnosis is another signature (for a warning: that does not note it);
 - a pattern that also matches an example of another signature, unless one outranks the other or the
-  pattern is a consequence or warning, which by nature follow other errors;
+  pattern is a consequence or warning, which by nature follow other errors (a line that only echoes
+  an earlier error, such as the CUDA 'no driver' report of a build without a GPU, does not count);
 - a pattern of an error or consequence signature that matches a negative log.
 """
 
@@ -23,8 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trtdoctor import versions
+from trtdoctor.diagnose import is_driver_echo, is_real_error
 from trtdoctor.kb.compiled import KnowledgeBase, Signature
 from trtdoctor.kb.load import KnowledgeBaseError, Problem, compile_files, signature_files
+from trtdoctor.lines import parse_line
 
 try:
     import re._constants as _c
@@ -141,9 +144,11 @@ def _lines_matching(rx: re.Pattern[str], path: Path) -> int | None:
     lines = _TEXTS.get(path)
     if lines is None:
         lines = _TEXTS[path] = path.read_bytes().decode("utf-8", "replace").splitlines()
+    seen_error = False
     for n, line in enumerate(lines, 1):
-        if rx.search(line):
+        if rx.search(line) and not (seen_error and is_driver_echo(line)):
             return n
+        seen_error = seen_error or is_real_error(parse_line(n, line))
     return None
 
 

@@ -1,0 +1,697 @@
+"""The failure zoo: small ONNX models that a real TensorRT (TensorRT for RTX) refuses, and the logs it prints.
+
+Each case builds one model with ``onnx.helper`` (numpy and onnx only), parses and builds it with
+``tensorrt_rtx`` under a VERBOSE logger that writes every message the way the Python API's own logger
+does (``[MM/DD/YYYY-HH:MM:SS] [TRT] [E] message``), so that the log reads like a real Python-API build.
+Each case names the signature of ``kb/`` (and, where the signature has causes, the cause) that its log
+must be diagnosed as. A few cases build successfully: they show what no longer fails (negatives).
+
+    python scripts/zoo.py --list
+    python scripts/zoo.py --case conv-weight-groups             # print the log
+    python scripts/zoo.py --case conv-weight-groups --write     # write corpus/<signature>/zoo-<case>.log
+    python scripts/zoo.py --write                               # every case
+    python scripts/zoo.py --out DIR                             # every case's log into DIR
+    python scripts/zoo.py --verbose-big OUT.log --blocks 200    # a big successful VERBOSE build
+    python scripts/zoo.py --verbose-big corpus/negative/zoo-verbose-build.log --blocks 20   # its negative example
+
+The builder of TensorRT for RTX compiles ahead of time on the CPU, so this runs without a GPU. Without
+one, it also reports that the CUDA runtime found no usable driver (cudaError 35) after most errors: the
+logs keep that line, as a real CPU-only build prints it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import io
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "corpus"
+TENSORRT_RTX = "1.7.1"
+
+F = TensorProto.FLOAT
+I64 = TensorProto.INT64
+
+
+# ------------------------------------------------------------------------------------------- models
+
+def _init(name: str, array) -> onnx.TensorProto:
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def _model(nodes, inputs, outputs, initializers=(), *, opset: int = 17, ir_version: int = 8,
+           name: str = "zoo", domains: dict[str, int] | None = None) -> onnx.ModelProto:
+    graph = helper.make_graph(list(nodes), name, list(inputs), list(outputs), list(initializers))
+    opsets = [helper.make_opsetid("", opset)] + [helper.make_opsetid(d, v) for d, v in (domains or {}).items()]
+    model = helper.make_model(graph, opset_imports=opsets, producer_name="trtdoctor-zoo")
+    model.ir_version = ir_version
+    return model
+
+
+def _vi(name: str, shape, dtype=F):
+    return helper.make_tensor_value_info(name, dtype, shape)
+
+
+@dataclass
+class Build:
+    """What one case hands to TensorRT: an ONNX model, and how to build it."""
+
+    model: onnx.ModelProto | None = None
+    profile: list[tuple[str, tuple, tuple, tuple]] | None = None   # (input, min, opt, max)
+    save_external: bool = False     # keep the model's external-data references as they are
+    steps: Callable | None = None   # a custom flow instead of parse + build: steps(trt, logger, say)
+
+
+@dataclass
+class Case:
+    name: str
+    signature: str
+    make: Callable[[], Build]
+    cause: str | None = None
+    note: str = ""
+    negative: bool = False         # the build succeeds: the log goes to corpus/negative/
+    tags: list[str] = field(default_factory=list)
+
+
+CASES: list[Case] = []
+
+
+def case(name: str, signature: str, *, cause: str | None = None, note: str = "", negative: bool = False):
+    def register(make: Callable[[], Build]) -> Callable[[], Build]:
+        CASES.append(Case(name, signature, make, cause, note, negative))
+        return make
+    return register
+
+
+# ---- convolution
+
+@case("conv-weight-groups", "conv-kernel-weight-count", cause="input-channel-mismatch",
+      note="a Reshape folds 8 channels into 4 before a group-2 convolution whose weights were made for 8")
+def _conv_weight_groups():
+    x = _vi("x", [1, 8, 16, 16])
+    shape = _init("shape", np.array([2, 4, 16, 16], np.int64))
+    w = _init("w", np.random.default_rng(0).standard_normal((8, 4, 3, 3)).astype(np.float32))
+    nodes = [helper.make_node("Reshape", ["x", "shape"], ["folded"], name="fold_batch"),
+             helper.make_node("Conv", ["folded", "w"], ["y"], name="grouped_conv", group=2, kernel_shape=[3, 3],
+                              pads=[1, 1, 1, 1])]
+    return Build(_model(nodes, [x], [_vi("y", None)], [shape, w]))
+
+
+@case("conv-computed-weights", "myelin-conv-computed-weights", negative=True,
+      note="a convolution whose weights are computed in the graph (Mul of an initializer by a scale): TensorRT "
+           "before 10.3 failed in Myelin (TRT-12816); this release builds it")
+def _conv_computed_weights():
+    x = _vi("x", [1, 4, 16, 16])
+    w = _init("w_raw", np.random.default_rng(1).standard_normal((8, 4, 3, 3)).astype(np.float32))
+    s = _vi("scale", [1])
+    nodes = [helper.make_node("Mul", ["w_raw", "scale"], ["w"], name="scale_kernel"),
+             helper.make_node("Conv", ["x", "w"], ["y"], name="dynamic_weight_conv", kernel_shape=[3, 3])]
+    return Build(_model(nodes, [x, s], [_vi("y", None)], [w]))
+
+
+@case("maxpool-kernel-rank", "pool-kernel-rank-mismatch", cause="pool-kernel-rank",
+      note="a MaxPool on a 4-D tensor with a 3-D kernel_shape")
+def _maxpool_kernel_rank():
+    x = _vi("x", [1, 4, 16, 16])
+    n = helper.make_node("MaxPool", ["x"], ["y"], name="pool_rank", kernel_shape=[2, 2, 2], strides=[2, 2, 2])
+    return Build(_model([n], [x], [_vi("y", None)]))
+
+
+# ---- axes
+
+@case("gather-axis", "convert-axis-out-of-range", cause="axis-outside-rank",
+      note="a Gather with axis 5 on a 4-D tensor")
+def _gather_axis():
+    x = _vi("x", [1, 3, 8, 8])
+    idx = _init("idx", np.array([0], np.int64))
+    n = helper.make_node("Gather", ["x", "idx"], ["y"], name="gather_axis5", axis=5)
+    return Build(_model([n], [x], [_vi("y", None)], [idx]))
+
+
+@case("reducemean-axis", "convert-axis-out-of-range", cause="axis-outside-rank",
+      note="a ReduceMean over axis 5 of a 4-D tensor")
+def _reducemean_axis():
+    x = _vi("x", [1, 3, 8, 8])
+    n = helper.make_node("ReduceMean", ["x"], ["y"], name="mean_axis5", axes=[5], keepdims=1)
+    return Build(_model([n], [x], [_vi("y", None)]))
+
+
+@case("softmax-axis", "convert-axis-out-of-range", cause="other-op-axis",
+      note="a Softmax over axis 4 of a 4-D tensor")
+def _softmax_axis():
+    x = _vi("x", [1, 3, 8, 8])
+    n = helper.make_node("Softmax", ["x"], ["y"], name="softmax_axis4", axis=4)
+    return Build(_model([n], [x], [_vi("y", None)]))
+
+
+# ---- shapes
+
+@case("dynamic-no-profile", "dynamic-input-no-profile", cause="model-has-dynamic-axes",
+      note="a dynamic batch and image size, built without an optimization profile")
+def _dynamic_no_profile():
+    x = _vi("images", ["batch", 3, "height", "width"])
+    n = helper.make_node("Relu", ["images"], ["y"], name="relu")
+    return Build(_model([n], [x], [_vi("y", None)]))
+
+
+@case("profile-min-above-max", "profile-dims-out-of-range", cause="profile-order-invalid",
+      note="an optimization profile whose minimum batch is larger than its maximum")
+def _profile_min_above_max():
+    x = _vi("images", ["batch", 3, 32, 32])
+    n = helper.make_node("Relu", ["images"], ["y"], name="relu")
+    return Build(_model([n], [x], [_vi("y", None)]), profile=[("images", (8, 3, 32, 32), (4, 3, 32, 32),
+                                                                 (1, 3, 32, 32))])
+
+
+@case("reshape-volume", "shuffle-reshape-volume", cause="static-reshape-wrong-numbers",
+      note="a Reshape to a constant shape of another volume")
+def _reshape_volume():
+    x = _vi("x", [1, 3, 8, 8])
+    shape = _init("shape", np.array([1, 3, 8, 9], np.int64))
+    n = helper.make_node("Reshape", ["x", "shape"], ["y"], name="bad_reshape")
+    return Build(_model([n], [x], [_vi("y", None)], [shape]))
+
+
+@case("concat-dims", "concat-dims-mismatch", cause="branch-shape-mismatch",
+      note="a Concat on channels of two tensors of different heights")
+def _concat_dims():
+    a, b = _vi("a", [1, 3, 8, 8]), _vi("b", [1, 5, 4, 8])
+    n = helper.make_node("Concat", ["a", "b"], ["y"], name="concat_skip", axis=1)
+    return Build(_model([n], [a, b], [_vi("y", None)]))
+
+
+@case("add-broadcast", "elementwise-broadcast-mismatch", cause="incompatible-shapes",
+      note="an Add of two tensors whose channel counts cannot broadcast")
+def _add_broadcast():
+    a, b = _vi("a", [1, 3, 8, 8]), _vi("b", [1, 5, 8, 8])
+    n = helper.make_node("Add", ["a", "b"], ["y"], name="residual_add")
+    return Build(_model([n], [a, b], [_vi("y", None)]))
+
+
+@case("matmul-dims", "matmul-inner-dims-mismatch",
+      note="a MatMul whose inner dimensions differ (8 columns against 6 rows)")
+def _matmul_dims():
+    a, b = _vi("a", [2, 4, 8]), _vi("b", [2, 6, 3])
+    n = helper.make_node("MatMul", ["a", "b"], ["y"], name="bad_matmul")
+    return Build(_model([n], [a, b], [_vi("y", None)]))
+
+
+@case("no-output", "network-no-output", cause="graph-without-outputs",
+      note="a graph that declares no output")
+def _no_output():
+    x = _vi("x", [1, 3, 8, 8])
+    n = helper.make_node("Relu", ["x"], ["y"], name="relu")
+    return Build(_model([n], [x], []))
+
+
+# ---- operators
+
+@case("custom-op", "unsupported-onnx-op", cause="custom-op-needs-plugin",
+      note="a node of a custom domain for which no plugin is registered")
+def _custom_op():
+    x = _vi("x", [1, 3, 8, 8])
+    n = helper.make_node("DeformConv2dCustom", ["x"], ["y"], name="custom_dcn", domain="com.example.custom")
+    return Build(_model([n], [x], [_vi("y", None)], domains={"com.example.custom": 1}))
+
+
+@case("unsupported-op", "unsupported-onnx-op", cause="standard-op-newer-tensorrt",
+      note="an ONNX operator this parser has no importer for")
+def _unsupported_op():
+    x = _vi("x", [16])
+    n = helper.make_node("Unique", ["x"], ["y"], name="unique_values", sorted=1)
+    return Build(_model([n], [x], [_vi("y", None)], opset=11))
+
+
+@case("topk-k", "topk-k-limit", cause="k-exceeds-limit",
+      note="a TopK with K beyond the largest the TopK layer accepts")
+def _topk_k():
+    x = _vi("scores", [1, 100000])
+    k = _init("k", np.array([5000], np.int64))
+    n = helper.make_node("TopK", ["scores", "k"], ["values", "indices"], name="topk_5000", axis=1)
+    return Build(_model([n], [x], [_vi("values", None), _vi("indices", None, I64)], [k]))
+
+
+@case("resize-crop", "resize-mode-unsupported", cause="coordinate-transformation-mode",
+      note="a Resize with coordinate_transformation_mode tf_crop_and_resize")
+def _resize_crop():
+    x = _vi("x", [1, 3, 8, 8])
+    roi = _init("roi", np.array([0, 0, 0, 0, 1, 1, 1, 1], np.float32))
+    scales = _init("scales", np.array([1, 1, 2, 2], np.float32))
+    n = helper.make_node("Resize", ["x", "roi", "scales"], ["y"], name="resize_crop", mode="linear",
+                         coordinate_transformation_mode="tf_crop_and_resize")
+    return Build(_model([n], [x], [_vi("y", None)], [roi, scales]))
+
+
+@case("resize-cubic-antialias", "resize-mode-unsupported", cause="antialias",
+      note="a cubic Resize with antialias")
+def _resize_antialias():
+    x = _vi("x", [1, 3, 8, 8])
+    scales = _init("scales", np.array([1, 1, 0.5, 0.5], np.float32))
+    n = helper.make_node("Resize", ["x", "", "scales"], ["y"], name="resize_aa", mode="cubic", antialias=1)
+    return Build(_model([n], [x], [_vi("y", None)], [scales], opset=18))
+
+
+@case("scatternd-mul", "scatternd-unsupported", cause="scatternd-reduction",
+      note="a ScatterND with reduction 'mul'")
+def _scatternd():
+    x = _vi("x", [4, 4])
+    idx = _init("idx", np.array([[0], [2]], np.int64))
+    upd = _init("upd", np.ones((2, 4), np.float32))
+    n = helper.make_node("ScatterND", ["x", "idx", "upd"], ["y"], name="scatter_mul", reduction="mul")
+    return Build(_model([n], [x], [_vi("y", None)], [idx, upd], opset=18))
+
+
+@case("if-shapes", "if-conditional-unsupported", cause="branch-shape-mismatch",
+      note="an If whose branches give outputs of different ranks")
+def _if_shapes():
+    x = _vi("x", [1, 3, 8, 8])
+    cond = _vi("cond", [], TensorProto.BOOL)
+    then_g = helper.make_graph([helper.make_node("Relu", ["x"], ["t"])], "then", [], [_vi("t", [1, 3, 8, 8])])
+    s = _init("s", np.array([3, 64], np.int64))
+    else_g = helper.make_graph([helper.make_node("Reshape", ["x", "s"], ["e"])], "else", [],
+                               [_vi("e", [3, 64])], [s])
+    n = helper.make_node("If", ["cond"], ["y"], name="branch", then_branch=then_g, else_branch=else_g)
+    return Build(_model([n], [x, cond], [_vi("y", None)]))
+
+
+@case("loop-shapes", "loop-unsupported", cause="loop-carried-shape-changes",
+      note="a Loop whose carried value changes shape in the body")
+def _loop_shapes():
+    x = _vi("x", [1, 4])
+    trip = _init("trip", np.array(3, np.int64))
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+         helper.make_node("Concat", ["v_in", "v_in"], ["v_out"], axis=1)],
+        "body", [_vi("i", [], I64), _vi("cond_in", [], TensorProto.BOOL), _vi("v_in", None)],
+        [_vi("cond_out", [], TensorProto.BOOL), _vi("v_out", None)])
+    keep = _init("keep_going", np.array(True))
+    n = helper.make_node("Loop", ["trip", "keep_going", "x"], ["y"], name="grow_loop", body=body)
+    return Build(_model([n], [x], [_vi("y", None)], [trip, keep]))
+
+
+@case("qdq-negative-scale", "qdq-placement-error", cause="nonpositive-scale",
+      note="a QuantizeLinear whose scale is negative")
+def _qdq_negative_scale():
+    x = _vi("x", [1, 3, 8, 8])
+    scale = _init("scale", np.array(-0.1, np.float32))
+    zp = _init("zp", np.array(0, np.int8))
+    nodes = [helper.make_node("QuantizeLinear", ["x", "scale", "zp"], ["q"], name="quant"),
+             helper.make_node("DequantizeLinear", ["q", "scale", "zp"], ["y"], name="dequant")]
+    return Build(_model(nodes, [x], [_vi("y", None)], [scale, zp]))
+
+
+@case("missing-input", "parser-missing-input-tensor", cause="unregistered-input",
+      note="a node reads a tensor that no node, input or initializer of the graph defines")
+def _missing_input():
+    x = _vi("x", [1, 3, 8, 8])
+    nodes = [helper.make_node("Relu", ["x"], ["hidden"], name="relu"),
+             helper.make_node("Add", ["hidden", "bias_from_pruned_branch"], ["y"], name="add_bias")]
+    return Build(_model(nodes, [x], [_vi("y", None)]))
+
+
+@case("dropout-training-mode", "weights-must-be-initializer",
+      note="a Dropout whose training_mode is a graph input rather than a constant")
+def _dropout_training_mode():
+    x = _vi("x", [1, 16])
+    training = _vi("training_mode", [], TensorProto.BOOL)
+    ratio = _init("ratio", np.array(0.1, np.float32))
+    n = helper.make_node("Dropout", ["x", "ratio", "training_mode"], ["y"], name="dropout")
+    return Build(_model([n], [x, training], [_vi("y", None)], [ratio], opset=13))
+
+
+@case("einsum-output-subscript", "einsum-equation-unsupported", cause="output-label-not-in-inputs",
+      note="an Einsum whose output names a subscript no input has")
+def _einsum_output_subscript():
+    a, b = _vi("a", [2, 3]), _vi("b", [3, 4])
+    n = helper.make_node("Einsum", ["a", "b"], ["y"], name="einsum_bad", equation="ij,jk->iz")
+    return Build(_model([n], [a, b], [_vi("y", None)]))
+
+
+@case("cast-without-to", "attribute-not-found", cause="required-attribute-missing",
+      note="a Cast node written without its required 'to' attribute")
+def _cast_without_to():
+    x = _vi("x", [1, 16])
+    n = helper.make_node("Cast", ["x"], ["y"], name="cast_fp16")
+    return Build(_model([n], [x], [_vi("y", None)]))
+
+
+# ---- data types and versions
+
+@case("string-input", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
+      note="a graph input of type STRING")
+def _string_input():
+    x = _vi("text", [2], TensorProto.STRING)
+    n = helper.make_node("Identity", ["text"], ["y"], name="ident")
+    return Build(_model([n], [x], [_vi("y", None, TensorProto.STRING)]))
+
+
+@case("complex-initializer", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
+      note="an initializer of type COMPLEX64")
+def _complex_initializer():
+    x = _vi("x", [4], TensorProto.COMPLEX64)
+    c = _init("c", np.ones(4, np.complex64))
+    n = helper.make_node("Add", ["x", "c"], ["y"], name="complex_add")
+    return Build(_model([n], [x], [_vi("y", None, TensorProto.COMPLEX64)], [c]))
+
+
+@case("external-data", "external-data-missing", cause="data-file-not-beside-model",
+      note="an initializer stored in an external file that is not beside the model")
+def _external_data():
+    x = _vi("x", [1, 4, 8, 8])
+    w = _init("conv.weight", np.ones((8, 4, 3, 3), np.float32))
+    w.ClearField("raw_data")
+    w.ClearField("float_data")
+    w.data_location = TensorProto.EXTERNAL
+    for key, value in (("location", "zoo_weights.bin"), ("offset", "0"), ("length", str(8 * 4 * 9 * 4))):
+        entry = w.external_data.add()
+        entry.key, entry.value = key, value
+    n = helper.make_node("Conv", ["x", "conv.weight"], ["y"], name="conv_ext", kernel_shape=[3, 3])
+    return Build(_model([n], [x], [_vi("y", None)], [w]), save_external=True)
+
+
+@case("external-data-from-bytes", "external-data-missing", cause="parsed-from-bytes",
+      note="the same model read into memory and handed to parser.parse() without its path")
+def _external_data_from_bytes():
+    model = _external_data().model
+
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network = builder.create_network(0)
+        parser = trt.OnnxParser(network, logger)
+        if not parser.parse(model.SerializeToString()):
+            for i in range(parser.num_errors):
+                say(f"{parser.get_error(i)}\n")
+            say("ERROR: Failed to parse the ONNX file.\n")
+            return False
+        return True
+    return Build(steps=steps)
+
+
+# ---- beyond the parser: the API, the runtime, the driver
+
+def _tiny_network(trt, builder):
+    network = builder.create_network(0)
+    x = network.add_input("x", trt.float32, (1, 3, 8, 8))
+    relu = network.add_activation(x, trt.ActivationType.RELU)
+    network.mark_output(relu.get_output(0))
+    return network
+
+
+@case("engine-garbage", "engine-version-mismatch", cause="file-not-a-plan",
+      note="deserializing a file that is not an engine of this TensorRT")
+def _engine_garbage():
+    def steps(trt, logger, say):
+        runtime = trt.Runtime(logger)
+        blob = b"<html><body>404 Not Found</body></html>\n" * 16   # a download that went wrong
+        engine = runtime.deserialize_cuda_engine(blob)
+        if engine is None:
+            say("ERROR: Failed to deserialize the engine.\n")
+        return engine is not None
+    return Build(steps=steps)
+
+
+@case("no-cuda-driver", "cuda-driver-too-old", cause="driver-older-than-cuda",
+      note="an engine built ahead of time on the CPU, then loaded where the CUDA runtime finds no usable driver")
+def _no_cuda_driver():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network = _tiny_network(trt, builder)
+        plan = builder.build_serialized_network(network, builder.create_builder_config())
+        runtime = trt.Runtime(logger)
+        engine = runtime.deserialize_cuda_engine(plan)
+        if engine is None:
+            say("ERROR: Failed to deserialize the engine.\n")
+        return engine is not None
+    return Build(steps=steps)
+
+
+@case("build-engine-removed", "python-api-removed", cause="removed-in-tensorrt-10",
+      note="a TensorRT 8 script calling Builder.build_engine, removed in TensorRT 10")
+def _build_engine_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network = _tiny_network(trt, builder)
+        config = builder.create_builder_config()
+        try:
+            builder.build_engine(network, config)
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+@case("workspace-attr-removed", "python-api-removed", cause="removed-in-tensorrt-10",
+      note="a TensorRT 8 script setting IBuilderConfig.max_workspace_size, removed in TensorRT 10")
+def _workspace_attr_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        try:
+            config.max_workspace_size = 1 << 30
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+def _traceback() -> str:
+    import traceback
+
+    lines = traceback.format_exc().splitlines()
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------------------- running
+
+_LETTER = {"INTERNAL_ERROR": "F", "ERROR": "E", "WARNING": "W", "INFO": "I", "VERBOSE": "V"}
+
+
+def _logger(trt, say: Callable[[str], None]):
+    class ZooLogger(trt.ILogger):
+        """Writes each message as tensorrt's own Python logger does: [date-time] [TRT] [letter] message."""
+
+        def __init__(self) -> None:
+            trt.ILogger.__init__(self)
+            self.min_severity = trt.ILogger.Severity.VERBOSE
+
+        def log(self, severity, msg):
+            stamp = _dt.datetime.now().strftime("%m/%d/%Y-%H:%M:%S")
+            say(f"[{stamp}] [TRT] [{_LETTER.get(severity.name, 'V')}] {msg}\n")
+
+    return ZooLogger()
+
+
+def build(trt, spec: Build, workdir: Path, say: Callable[[str], None], name: str = "model") -> bool:
+    """The usual Python-API flow: parse the ONNX file, build a serialized network. True if it built."""
+    logger = _logger(trt, say)
+    if spec.steps is not None:
+        return spec.steps(trt, logger, say)
+    path = workdir / f"{name}.onnx"
+    onnx.save(spec.model, str(path))
+    builder = trt.Builder(logger)
+    network = builder.create_network(0)
+    parser = trt.OnnxParser(network, logger)
+    if not parser.parse_from_file(str(path)):
+        for i in range(parser.num_errors):
+            say(f"{parser.get_error(i)}\n")
+        say("ERROR: Failed to parse the ONNX file.\n")
+        return False
+    config = builder.create_builder_config()
+    if spec.profile:
+        profile = builder.create_optimization_profile()
+        for tensor, lo, opt, hi in spec.profile:
+            profile.set_shape(tensor, lo, opt, hi)
+        config.add_optimization_profile(profile)
+    engine = builder.build_serialized_network(network, config)
+    if engine is None:
+        say("ERROR: Failed to build the engine.\n")
+        return False
+    say(f"Serialized engine: {engine.nbytes} bytes\n")
+    return True
+
+
+def _flush_c_streams() -> None:
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).fflush(None)
+    except (OSError, AttributeError):
+        pass
+
+
+def run_case(c: Case) -> tuple[str, bool]:
+    """The case's log, and whether the build succeeded.
+
+    TensorRT writes some messages straight to the process's standard error (the parser's data-type
+    complaints), so both standard streams are sent, for the run, to the file the logger writes too: the
+    log keeps every line in the order it was printed, as a console would show it.
+    """
+    import tensorrt_rtx as trt
+
+    with tempfile.TemporaryDirectory() as tmp:
+        log_path = Path(tmp) / "build.log"
+        fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        saved = os.dup(1), os.dup(2)
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+
+        def say(text: str) -> None:
+            os.write(fd, text.encode("utf-8", "replace"))
+
+        try:
+            ok = build(trt, c.make(), Path(tmp), say, c.name)
+        finally:
+            _flush_c_streams()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            for f in (*saved, fd):
+                os.close(f)
+        text = log_path.read_text(encoding="utf-8", errors="replace")
+    # The model's temporary folder differs on every run; name it the same way each time.
+    return text.replace(tmp, "/tmp/zoo").replace(str(ROOT) + os.sep, ""), ok
+
+
+def _destination(c: Case) -> Path:
+    folder = "negative" if c.negative else c.signature
+    return CORPUS / folder / f"zoo-{c.name}.log"
+
+
+def write(c: Case, text: str, folder: Path | None = None) -> Path:
+    if folder is not None:
+        path = folder / f"zoo-{c.name}.log"
+        path.write_text(text, encoding="utf-8")
+        return path
+    path = _destination(c)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    meta = [f"source: zoo:{c.name}", f'tensorrt: "{TENSORRT_RTX}"', "tool: tensorrt-rtx",
+            f"command: python scripts/zoo.py --case {c.name} --write"]
+    if c.cause:
+        meta.append(f"cause: {c.cause}")
+    if c.note:
+        prefix = f"builds successfully on TensorRT-RTX {TENSORRT_RTX} (no diagnosis expected): " if c.negative else ""
+        meta.append(f"note: {_yaml_str(prefix + c.note)}")
+    path.with_suffix(".yaml").write_text("\n".join(meta) + "\n", encoding="utf-8")
+    return path
+
+
+def _yaml_str(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--list", action="store_true", help="list the cases")
+    ap.add_argument("--case", action="append", help="run only this case (repeatable)")
+    ap.add_argument("--write", action="store_true", help="write corpus/<signature>/zoo-<case>.log and its sidecar")
+    ap.add_argument("--out", type=Path, help="write the logs into this folder instead")
+    ap.add_argument("--verbose-big", type=Path, metavar="OUT.log", help="write a big successful VERBOSE build log")
+    ap.add_argument("--blocks", type=int, default=200, help="blocks of the --verbose-big network")
+    args = ap.parse_args(argv)
+
+    if args.list:
+        for c in CASES:
+            target = "negative" if c.negative else c.signature + (f" / {c.cause}" if c.cause else "")
+            print(f"{c.name:26} {target}")
+        return 0
+    if args.verbose_big:
+        return verbose_big(args.verbose_big, args.blocks)
+    chosen = CASES
+    if args.case:
+        known = {c.name: c for c in CASES}
+        unknown = [n for n in args.case if n not in known]
+        if unknown:
+            ap.error(f"unknown case(s): {', '.join(unknown)}")
+        chosen = [known[n] for n in args.case]
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    unexpected = []
+    for c in chosen:
+        t0 = time.perf_counter()
+        text, ok = run_case(c)
+        if ok != c.negative:
+            unexpected.append(c.name)
+        if args.write or args.out:
+            path = write(c, text, args.out)
+            print(f"{c.name:26} {time.perf_counter() - t0:5.2f}s  {path.relative_to(ROOT) if not args.out else path}",
+                  file=sys.stderr)
+        else:
+            sys.stdout.write(text)
+    print(f"{len(chosen)} case(s) in {time.perf_counter() - start:.1f}s", file=sys.stderr)
+    if unexpected:
+        print(f"built when it should fail, or failed when it should build: {', '.join(unexpected)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def big_model(blocks: int) -> onnx.ModelProto:
+    """A network of ``blocks`` repeated blocks using Conv, Concat, Slice, Transpose, Reshape, Softmax,
+    MatMul and Gather, that TensorRT builds successfully."""
+    rng = np.random.default_rng(7)
+    c, h, w = 8, 8, 8
+    inits = [_init("slice_starts", np.array([0], np.int64)), _init("slice_ends", np.array([c], np.int64)),
+             _init("slice_axes", np.array([1], np.int64)), _init("to_seq", np.array([1, c, h * w], np.int64)),
+             _init("to_map", np.array([1, c, h, w], np.int64)),
+             _init("channel_order", np.array([(i + 3) % c for i in range(c)], np.int64))]
+    nodes = []
+    x = "input"
+    for b in range(blocks):
+        p = f"block{b}"
+        inits += [_init(f"{p}.conv.weight", (rng.standard_normal((c, c, 3, 3)) * 0.1).astype(np.float32)),
+                  _init(f"{p}.conv.bias", np.zeros(c, np.float32)),
+                  _init(f"{p}.proj.weight", (rng.standard_normal((h * w, h * w)) * 0.05).astype(np.float32))]
+        nodes += [
+            helper.make_node("Conv", [x, f"{p}.conv.weight", f"{p}.conv.bias"], [f"{p}/conv"], name=f"/{p}/Conv",
+                             kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+            helper.make_node("Concat", [f"{p}/conv", x], [f"{p}/cat"], name=f"/{p}/Concat", axis=1),
+            helper.make_node("Slice", [f"{p}/cat", "slice_starts", "slice_ends", "slice_axes"], [f"{p}/slice"],
+                             name=f"/{p}/Slice"),
+            helper.make_node("Transpose", [f"{p}/slice"], [f"{p}/t"], name=f"/{p}/Transpose", perm=[0, 1, 3, 2]),
+            helper.make_node("Reshape", [f"{p}/t", "to_seq"], [f"{p}/seq"], name=f"/{p}/Reshape"),
+            helper.make_node("Softmax", [f"{p}/seq"], [f"{p}/attn"], name=f"/{p}/Softmax", axis=-1),
+            helper.make_node("MatMul", [f"{p}/attn", f"{p}.proj.weight"], [f"{p}/proj"], name=f"/{p}/MatMul"),
+            helper.make_node("Gather", [f"{p}/proj", "channel_order"], [f"{p}/perm"], name=f"/{p}/Gather", axis=1),
+            helper.make_node("Reshape", [f"{p}/perm", "to_map"], [f"{p}/out"], name=f"/{p}/Reshape_1"),
+        ]
+        x = f"{p}/out"
+    nodes.append(helper.make_node("Identity", [x], ["output"], name="/output/Identity"))
+    return _model(nodes, [_vi("input", [1, c, h, w])], [_vi("output", [1, c, h, w])], inits, name="zoo-big")
+
+
+def verbose_big(path: Path, blocks: int) -> int:
+    """Build the big network under the VERBOSE logger and write its log to ``path``."""
+    case = Case("verbose-build", "", lambda: Build(big_model(blocks)), negative=True)
+    start = time.perf_counter()
+    text, ok = run_case(case)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    if path.resolve().parent == (CORPUS / "negative").resolve():
+        # Written into the corpus as a negative example: with its sidecar, like --write.
+        command = f"python scripts/zoo.py --verbose-big corpus/negative/{path.name} --blocks {blocks}"
+        meta = ["source: zoo:verbose-build", f'tensorrt: "{TENSORRT_RTX}"', "tool: tensorrt-rtx",
+                f"command: {command}",
+                f"note: {_yaml_str(f'a successful VERBOSE build of {blocks} blocks (Conv, Concat, Slice, Transpose, Reshape, Softmax, MatMul, Gather): no diagnosis expected')}"]
+        path.with_suffix(".yaml").write_text("\n".join(meta) + "\n", encoding="utf-8")
+    print(f"{blocks} blocks: {text.count(chr(10))} lines, {len(text)} bytes in {time.perf_counter() - start:.1f}s "
+          f"-> {path}", file=sys.stderr)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
