@@ -28,11 +28,15 @@ def test_example_gives_its_signature_first(log: Path):
         assert sig["id"] in [n.id for n in report.notes]
         assert all(d.id != sig["id"] for d in report.diagnoses)
         return
-    if sig.get("kind") == "consequence":
+    if sig.get("kind") == "consequence" and not (report.diagnoses and report.diagnoses[0].id == sig["id"]):
         # The log says only that a build failed: abstain, and say so through the candidate.
         assert not report.diagnoses, [d.id for d in report.diagnoses]
         assert any(c.id == sig["id"] and c.confidence <= 0.35 for c in report.candidates)
         return
+    if sig.get("kind") == "consequence":
+        # A consequence is a diagnosis only where the log's own evidence selects one of its causes.
+        chosen = report.diagnoses[0].selected_cause
+        assert chosen is not None and chosen.checks and all(c.holds for c in chosen.checks)
     assert report.diagnoses, f"no diagnosis; candidates {[c.id for c in report.candidates]}"
     top = report.diagnoses[0]
     assert top.id == sig["id"]

@@ -151,3 +151,20 @@ def test_capture_logger_passes_every_message_on_and_the_failure_is_diagnosed(rtx
     assert failed.value.report.top.id == "dynamic-input-no-profile"
     assert downstream.messages and len(downstream.messages) == len(logger.lines), "every message is passed on"
     assert "dynamic-input-no-profile" in str(failed.value)
+
+
+def test_an_exception_raised_in_a_real_build_gets_the_diagnosis_as_a_note(rtx, tmp_path):
+    shape = numpy_helper.from_array(np.array([1, 100], np.int64), "shape")
+    model = save(tmp_path / "reshape.onnx", [helper.make_node("Reshape", ["x", "shape"], ["y"], name="bad_reshape")],
+                 [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+                 [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [shape])
+    logger = trtdoctor.tensorrt_logger()
+    network = rtx.Builder(logger).create_network(0)
+    parser = rtx.OnnxParser(network, logger)
+    with pytest.raises(RuntimeError) as raised:
+        with trtdoctor.diagnose_failures(logger, classifier=False):
+            if not parser.parse_from_file(str(model)):
+                raise RuntimeError("the ONNX parser failed")
+    report = raised.value.trtdoctor_report
+    assert report.top.id == "shuffle-reshape-volume", [d.id for d in report.diagnoses]
+    assert any("shuffle-reshape-volume" in note for note in raised.value.__notes__)

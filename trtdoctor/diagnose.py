@@ -5,8 +5,9 @@ Rules, in order:
   patterns that matched (two independent witnesses are stronger than one).
 - ``warning`` signatures are notes, never diagnoses.
 - ``consequence`` signatures never outrank a cause: with any error diagnosis present they are folded
-  into it ("followed by ..."); alone they are no diagnosis at all (the log says that a build failed,
-  never why), only a candidate that the report uses to say the cause is earlier or missing.
+  into it ("followed by ..."); alone they are no diagnosis (the log says that a build failed, never why),
+  only a candidate that the report uses to say the cause is earlier or missing; unless one of their
+  candidate causes is selected by evidence the log shows (a graph with no outputs that parsed cleanly).
 - Where one message has several causes, each cause's evidence is tested (true / false / unknown) and
   the best supported cause not contradicted is selected; the others are reported as runners-up.
 - A diagnosis whose every evidence line is already evidence of a stronger diagnosis is the same
@@ -233,8 +234,11 @@ def rank(kb: KnowledgeBase, matcher: Matcher, hits: Sequence[Hit], facts: LogFac
                 top.evidence.append(EvidenceLine(ev.line, ev.text, "consequence"))
     else:
         for cons in sorted(consequences, key=lambda d: d.first_line):
-            candidates.append(Candidate(cons.id, cons.title, min(cons.confidence, CONSEQUENCE_CAP), CONSEQUENCE_ONLY,
-                                        line=cons.first_line))
+            if _cause_shown(cons):
+                diagnoses.append(cons)  # the log shows which cause led here: that is a diagnosis
+            else:
+                candidates.append(Candidate(cons.id, cons.title, min(cons.confidence, CONSEQUENCE_CAP),
+                                            CONSEQUENCE_ONLY, line=cons.first_line))
 
     final: list[Diagnosis] = []
     for diag in diagnoses:
@@ -255,6 +259,13 @@ def is_driver_echo(text: str) -> bool:
 def is_real_error(line: LogLine) -> bool:
     """An error line other than a report that CUDA found no usable driver."""
     return line.severity == "error" and _NO_DRIVER.search(line.text) is None
+
+
+def _cause_shown(diag: Diagnosis) -> bool:
+    """A consequence whose selected cause rests on evidence the log shows (every test of it holds), not on
+    being the usual cause."""
+    chosen = next((c for c in diag.causes if c.selected), None)
+    return chosen is not None and bool(chosen.checks) and all(check.holds for check in chosen.checks)
 
 
 def _driver_echo_only(hits: Sequence[Hit], lines: Sequence[LogLine]) -> bool:
