@@ -321,8 +321,7 @@ def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher
     if sig.causes:
         names = {**facts.names(), **captures}
         cause_results, chosen = _select_cause(sig.causes, names, facts, matcher, lines, probe_outcomes)
-        cause_text = f"{sig.cause.strip()}\n\n{chosen.title}: {chosen.cause.strip()}"
-        remedy = list(chosen.remedy)
+        cause_text, remedy = _explained(sig, chosen)
         for result in cause_results:
             if result.selected:
                 for check in result.checks:
@@ -341,7 +340,7 @@ def _line_text(lines: Sequence[LogLine], number: int) -> str:
 
 
 def _select_cause(causes: Sequence[CauseSpec], names: dict[str, Any], facts: LogFacts, matcher: Matcher,
-                  lines: Sequence[LogLine], probe_outcomes: Mapping[str, str]) -> tuple[list[CauseResult], CauseSpec]:
+                  lines: Sequence[LogLine], probe_outcomes: Mapping[str, str]) -> tuple[list[CauseResult], CauseSpec | None]:
     checked: list[list[Check]] = []
     for cause in causes:
         local = dict(names)
@@ -353,17 +352,30 @@ def _select_cause(causes: Sequence[CauseSpec], names: dict[str, Any], facts: Log
     return _choose(causes, checked)
 
 
-def _choose(causes: Sequence[CauseSpec], checked: Sequence[Sequence[Check]]) -> tuple[list[CauseResult], CauseSpec]:
-    """Among the causes no check contradicts, the one with most checks holding; ties to the first listed."""
+def _choose(causes: Sequence[CauseSpec],
+            checked: Sequence[Sequence[Check]]) -> tuple[list[CauseResult], CauseSpec | None]:
+    """Among the causes no check contradicts, the one with most checks holding; ties to the first listed.
+    None when the log contradicts every cause: then no cause is named rather than a ruled-out one."""
     scored = []
     for order, (cause, checks) in enumerate(zip(causes, checked)):
         ruled_out = any(c.fails for c in checks)
         scored.append((sum(1 for c in checks if c.holds), order, cause, checks, ruled_out))
-    alive = [s for s in scored if not s[4]] or scored
-    best = max(alive, key=lambda s: (s[0], -s[1]))
-    results = [CauseResult(c.id, c.title, c is best[2], ruled, tuple(checks))
+    alive = [s for s in scored if not s[4]]
+    best = max(alive, key=lambda s: (s[0], -s[1]))[2] if alive else None
+    results = [CauseResult(c.id, c.title, c is best, ruled, tuple(checks))
                for _, _, c, checks, ruled in scored]
-    return results, best[2]
+    return results, best
+
+
+NO_CAUSE_FITS = ("None of the known causes of this message fits the evidence in this log (each is ruled out "
+                 "below), so no cause is named; the steps are the general ones.")
+
+
+def _explained(sig: Signature, chosen: CauseSpec | None) -> tuple[str, list[Any]]:
+    """The cause text and the remedy of a diagnosis, with its selected cause if there is one."""
+    if chosen is None:
+        return f"{sig.cause.strip()}\n\n{NO_CAUSE_FITS}", list(sig.remedy)
+    return f"{sig.cause.strip()}\n\n{chosen.title}: {chosen.cause.strip()}", list(chosen.remedy)
 
 
 def reselect(diag: Diagnosis, sig: Signature, probe_outcomes: Mapping[str, str]) -> None:
@@ -380,8 +392,7 @@ def reselect(diag: Diagnosis, sig: Signature, probe_outcomes: Mapping[str, str])
             checks.append(check)
         checked.append(checks)
     diag.causes, chosen = _choose(sig.causes, checked)
-    diag.cause = f"{sig.cause.strip()}\n\n{chosen.title}: {chosen.cause.strip()}"
-    diag.remedy = list(chosen.remedy)
+    diag.cause, diag.remedy = _explained(sig, chosen)
 
 
 def _test(test: str, value: str, names: dict[str, Any], facts: LogFacts, matcher: Matcher,
@@ -424,8 +435,7 @@ def from_classifier(sig: Signature, confidence: float, lines: Sequence[LogLine],
     cause_text, remedy = sig.cause, list(sig.remedy)
     if sig.causes:
         cause_results, chosen = _select_cause(sig.causes, facts.names(), facts, matcher, lines, {})
-        cause_text = f"{sig.cause.strip()}\n\n{chosen.title}: {chosen.cause.strip()}"
-        remedy = list(chosen.remedy)
+        cause_text, remedy = _explained(sig, chosen)
     return Diagnosis(
         id=sig.id, title=sig.title, category=sig.category, kind=sig.kind, confidence=confidence,
         decided_by="classifier", evidence=evidence, facts={}, cause=cause_text.strip(), remedy=remedy,
