@@ -100,12 +100,19 @@ def test_caveats_reach_every_report(tmp_path):
     assert diag["remedy_caveats"] == [None, "The engine runs in FP32, about twice as slow."]
 
 
+def listed(*tags):
+    out = runner.invoke(app, ["kb", "list", *[a for t in tags for a in ("--tag", t)]])
+    assert out.exit_code == 0
+    return {line.split()[2] for line in out.output.splitlines()}
+
+
 def test_list_filters_by_tag():
-    listed = runner.invoke(app, ["kb", "list", "--tag", "torch-tensorrt"])
-    assert listed.exit_code == 0
-    ids = {line.split()[2] for line in listed.output.splitlines()}
-    assert ids and all(i.startswith("torch-tensorrt") for i in ids), ids
-    assert runner.invoke(app, ["kb", "list", "--tag", "no-such-tag"]).output == ""
+    assert listed("nonzero") == {"nonzero-unsupported"}           # case does not matter
+    torch = listed("torch-tensorrt")                               # tools count as tags
+    assert {"torch-tensorrt-dynamic-shape", "torch-tensorrt-unsupported-op"} <= torch
+    both = listed("torch-tensorrt", "dynamic-shapes")               # all must hold
+    assert "torch-tensorrt-dynamic-shape" in both and "torch-tensorrt-unsupported-op" not in both and both <= torch
+    assert listed("no-such-tag") == set()
 
 
 def test_bundled_signatures_with_a_tool_scope_have_only_examples_inside_it():
