@@ -41,3 +41,26 @@ def test_pages_keep_the_fixed_order_and_the_index_links_every_page():
         heads = [h for h in re.findall(r"^## (.+)$", text, re.M)]
         assert heads == ["What you see", "Why", "What to do", "TensorRT versions", "References"], path
         assert f"]({path.name})" in index
+
+
+def test_kb_docs_writes_checks_and_names_stale_pages(tmp_path):
+    from typer.testing import CliRunner
+
+    from trtdoctor.cli import app
+    from test_kb_check import GOOD, write_kb
+
+    kb, corpus = write_kb(tmp_path, {"frob-fail": GOOD.format(id="frob-fail", regex=r"frobnicator failed (?P<n>\d+) times")},
+                          {"frob-fail/one": "[I] start\n[E] frobnicator failed 3 times\n"})
+    out = tmp_path / "pages"
+    args = ["kb", "docs", "--dir", str(kb), "--corpus", str(corpus), "--out", str(out)]
+    runner = CliRunner()
+    assert runner.invoke(app, args).exit_code == 0
+    page = (out / "frob-fail.md").read_text()
+    assert "[E] frobnicator failed 3 times" in page and "one.log), line 2" in page
+    assert runner.invoke(app, [*args, "--check"]).exit_code == 0
+    (out / "frob-fail.md").write_text(page.replace("widget", "gadget"))
+    (out / "gone.md").write_text("old page\n")
+    stale_run = runner.invoke(app, [*args, "--check"])
+    assert stale_run.exit_code == 1
+    assert "frob-fail.md: differs from its signature file" in stale_run.output
+    assert "gone.md: names no signature" in stale_run.output

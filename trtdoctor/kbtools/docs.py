@@ -163,7 +163,7 @@ def page(sig: Signature, kb: KnowledgeBase, corpus: Path, out_dir: Path) -> str:
         lines.append("")
         for look in sig.lookalikes:
             lines.extend(_fence(_quote(look)))
-        lines.append("")
+            lines.append("")
     explains = [o for o in sig.outranks if o in kb.by_id]
     explained_by = sorted(s.id for s in kb.signatures if sig.id in s.outranks)
     if explains:
