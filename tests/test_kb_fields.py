@@ -142,6 +142,7 @@ def test_only_checks_the_named_signatures_against_the_clean_pool(tmp_path):
     text = messages(check([kb], corpus, only=["widget-gone"], pool=[pool]))
     assert "widget-gone.yaml:6: patterns.0 of widget-gone matches negative log" in text
     assert "verbose-build.log:2: [V] widget cache is gone, rebuilding" in text
+    assert "verbose-build.log: is a negative example but is diagnosed as widget-gone" in text
     assert "no signature 'nope'" in messages(check([kb], corpus, only=["nope"]))
 
 
