@@ -4,6 +4,10 @@
 
 Without an argument only the coverage table is regenerated. `tests/test_readme.py` checks that the
 coverage table matches the knowledge base.
+
+    python scripts/readme_figures.py --tag jetson      # print the coverage table of the signatures tagged jetson
+
+A tag is one of a signature's `tags` or `tools` (case does not matter); the README is left as it is.
 """
 
 from __future__ import annotations
@@ -20,7 +24,10 @@ sys.path.insert(0, str(ROOT))
 README = ROOT / "README.md"
 
 
-def coverage() -> str:
+PLATFORMS = ("jetson", "dla", "wsl", "windows", "docker")
+
+
+def coverage(tag: str | None = None) -> str:
     from trtdoctor.kb.load import load
 
     kb = load(use_cache=False)
@@ -28,6 +35,8 @@ def coverage() -> str:
     by_cat: Counter[str] = Counter()
     logs_by_cat: Counter[str] = Counter()
     for sig in kb.signatures:
+        if tag is not None and not sig.has_tag(tag):
+            continue
         by_cat[sig.category] += 1
         logs_by_cat[sig.category] += len(list((corpus / sig.id).glob("*.log")))
     negatives = len(list((corpus / "negative").glob("*.log")))
@@ -35,6 +44,12 @@ def coverage() -> str:
     for cat in ("export", "parser", "builder", "runtime", "environment"):
         rows.append(f"| {cat} | {by_cat[cat]} | {logs_by_cat[cat]} |")
     rows.append(f"| **all** | **{sum(by_cat.values())}** | **{sum(logs_by_cat.values())}** |")
+    if tag is not None:
+        return "\n".join(rows)
+    platforms = [f"{p} {sum(1 for sig in kb.signatures if sig.has_tag(p))}" for p in PLATFORMS]
+    rows.append("")
+    rows.append(f"By platform: {', '.join(platforms)}; every tag, and one page per signature, in the "
+                "[error index](docs/signatures/README.md) (`trtdoctor kb list --tag T` filters the same way).")
     rows.append("")
     rows.append(f"Plus {negatives} negative logs (successful builds, warnings only, other tools' failures) that must "
                 "give no diagnosis.")
@@ -101,6 +116,10 @@ def replace(text: str, name: str, body: str) -> str:
 
 
 def main() -> None:
+    if "--tag" in sys.argv[1:]:
+        tag = sys.argv[sys.argv.index("--tag") + 1]
+        print(f"Signatures tagged {tag}:\n\n{coverage(tag)}")
+        return
     text = README.read_text(encoding="utf-8")
     text = replace(text, "example", example())
     text = replace(text, "coverage", coverage())

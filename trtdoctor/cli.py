@@ -240,7 +240,10 @@ def confirm(
 
 @kb_app.command("list")
 def kb_list(kb: KbOption = None,
-            category: Annotated[Optional[str], typer.Option(help="Only this category.")] = None) -> None:
+            category: Annotated[Optional[str], typer.Option(help="Only this category.")] = None,
+            tag: Annotated[Optional[list[str]], typer.Option(
+                help="Only signatures with this tag or tool (repeatable: all must hold; case does not matter).",
+                show_default=False)] = None) -> None:
     """List the signatures."""
     from trtdoctor import api
     from trtdoctor.kb.load import KnowledgeBaseError
@@ -251,6 +254,8 @@ def kb_list(kb: KbOption = None,
         raise _fail(f"knowledge base: {exc}") from None
     for sig in sorted(knowledge.signatures, key=lambda s: (s.category, s.id)):
         if category and sig.category != category:
+            continue
+        if tag and not all(sig.has_tag(t) for t in tag):
             continue
         _write(f"{sig.category:<12} {sig.kind:<12} {sig.id:<40} {sig.title}")
 
@@ -277,8 +282,18 @@ def kb_check(
         help="Signature files or directories (default: the bundled knowledge base).", show_default=False)] = None,
     corpus: Annotated[Optional[Path], typer.Option(
         help="Corpus directory with <id>/ example folders and negative/ (default: corpus/ beside the kb).")] = None,
+    only: Annotated[Optional[list[str]], typer.Option(
+        "--only", help="Check only this signature (repeatable); the rest of the knowledge base is still loaded.",
+        show_default=False)] = None,
+    changed_since: Annotated[Optional[str], typer.Option(
+        "--changed-since", metavar="REF", help="Check only the signatures whose file or corpus folder differs "
+        "from this git ref (as the pull-request workflow does).", show_default=False)] = None,
+    pool: Annotated[Optional[list[Path]], typer.Option(
+        "--pool", help="Extra directory of clean logs (repeatable) on which no error pattern may fire, "
+        "besides corpus/negative/.", show_default=False)] = None,
 ) -> None:
-    """The contributor's gate: schema, safe regexes, real examples, no pattern claiming others' logs."""
+    """The contributor's gate: schema, safe regexes, real examples, look-alikes, tool scope, no pattern
+    claiming others' logs or clean logs."""
     from trtdoctor.kbtools.check import check
     from trtdoctor.kb.load import bundled_dir
 
@@ -286,16 +301,69 @@ def kb_check(
     for t in targets:
         if not t.exists():
             raise _fail(f"{t}: no such file or directory")
+    for d in pool or ():
+        if not d.exists():
+            raise _fail(f"{d}: no such file or directory")
     base = targets[0] if targets[0].is_dir() else targets[0].parent
     corpus_dir = corpus or next((c for c in (base / "corpus", base.parent / "corpus") if c.is_dir()),
                                 base.parent / "corpus")
-    result = check(targets, corpus_dir)
+    selected: Optional[list[str]] = list(only) if only else None
+    if changed_since:
+        from trtdoctor.kb.load import signature_files
+        from trtdoctor.kbtools.changed import GitError, changed_signatures
+
+        files = [f for t in targets for f in (signature_files([t]) if t.is_dir() else [t])]
+        try:
+            known = {f.stem for f in files}
+            changed = changed_signatures(changed_since, base, corpus_dir, known)
+        except (GitError, ValueError) as exc:
+            raise _fail(f"--changed-since {changed_since}: {exc}") from None
+        selected = sorted(set(selected or ()) | set(changed))
+        if not selected:
+            typer.echo(f"kb check: no signature changed since {changed_since}")
+            raise typer.Exit(0)
+        typer.echo(f"kb check: changed since {changed_since}: {', '.join(selected)}")
+    result = check(targets, corpus_dir, only=selected, pool=pool or ())
     for problem in result.problems:
         typer.echo(str(problem))
     status = "ok" if result.ok else plural(len(result.problems), "problem")
     typer.echo(f"kb check: {plural(result.signatures, 'signature')}, {plural(result.examples, 'example')}, "
                f"{plural(result.negatives, 'negative log')}: {status}", err=not result.ok)
     raise typer.Exit(0 if result.ok else 1)
+
+
+@kb_app.command("docs")
+def kb_docs(
+    kb_dir: Annotated[Optional[Path], typer.Option("--dir", help="Knowledge-base directory (default: the bundled one).",
+                                                   show_default=False)] = None,
+    corpus: Annotated[Optional[Path], typer.Option(help="Corpus directory (default: corpus/ beside the kb).",
+                                                   show_default=False)] = None,
+    out: Annotated[Path, typer.Option(help="Where the pages go.")] = Path("docs/signatures"),
+    check_only: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 naming the pages that "
+                                             "differ from the signature files.")] = False,
+) -> None:
+    """Generate the error index: one page per signature and an index by category and tag."""
+    from trtdoctor.kb.load import KnowledgeBaseError, bundled_dir
+    from trtdoctor.kbtools.docs import generate, stale, write
+
+    source = kb_dir or bundled_dir()
+    corpus_dir = corpus or next((c for c in (source / "corpus", source.parent / "corpus") if c.is_dir()),
+                                source.parent / "corpus")
+    try:
+        pages = generate(source, corpus_dir, out)
+    except KnowledgeBaseError as exc:
+        raise _fail(f"knowledge base: {exc}") from None
+    if check_only:
+        problems = stale(pages, out)
+        for problem in problems:
+            typer.echo(problem)
+        if problems:
+            typer.echo("kb docs: stale; run 'python scripts/gen_docs.py' (or 'trtdoctor kb docs')", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"kb docs: {plural(len(pages), 'page')} up to date")
+        return
+    written = write(pages, out)
+    typer.echo(f"kb docs: {plural(len(pages), 'page')} in {out}, {len(written)} rewritten")
 
 
 @kb_app.command("new")

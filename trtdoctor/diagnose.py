@@ -105,6 +105,13 @@ class Diagnosis:
     repeats: int = 0                     # further matching lines not listed in evidence
     followed_by: list[str] = field(default_factory=list)
     probes: list[dict[str, Any]] = field(default_factory=list)
+    caveats: list[str | None] = field(default_factory=list)   # one per remedy step: what it costs, or None
+
+    @property
+    def steps(self) -> list[tuple[str, str | None]]:
+        """The remedy steps, each with its caveat (None when the step costs nothing worth saying)."""
+        caveats = list(self.caveats) + [None] * (len(self.remedy) - len(self.caveats))
+        return list(zip(self.remedy, caveats))
 
     @property
     def selected_cause(self) -> CauseResult | None:
@@ -120,7 +127,8 @@ class Diagnosis:
             "id": self.id, "title": self.title, "category": self.category, "kind": self.kind,
             "confidence": round(self.confidence, 3), "decided_by": self.decided_by,
             "evidence": [e.to_dict() for e in self.evidence], "repeats": self.repeats, "facts": self.facts,
-            "cause": self.cause, "remedy": list(self.remedy), "advice": self.advice,
+            "cause": self.cause, "remedy": list(self.remedy), "remedy_caveats": [c for _, c in self.steps],
+            "advice": self.advice,
             "references": list(self.references),
             "selected_cause": selected.id if selected else None,
             "causes": [c.to_dict() for c in self.causes], "followed_by": list(self.followed_by),
@@ -317,11 +325,11 @@ def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher
             evidence.insert(0, EvidenceLine(node.line, _line_text(lines, node.line), "node"))
 
     cause_results: list[CauseResult] = []
-    cause_text, remedy = sig.cause, list(sig.remedy)
+    cause_text, remedy, caveats = sig.cause, list(sig.remedy), list(sig.caveats)
     if sig.causes:
         names = {**facts.names(), **captures}
         cause_results, chosen = _select_cause(sig.causes, names, facts, matcher, lines, probe_outcomes)
-        cause_text, remedy = _explained(sig, chosen)
+        cause_text, remedy, caveats = _explained(sig, chosen)
         for result in cause_results:
             if result.selected:
                 for check in result.checks:
@@ -332,7 +340,7 @@ def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher
         id=sig.id, title=sig.title, category=sig.category, kind=sig.kind, confidence=confidence,
         decided_by="pattern", evidence=evidence, facts=diag_facts, cause=cause_text.strip(), remedy=remedy,
         advice=versions.advice(facts.tensorrt, sig.affected, sig.fixed_in), references=list(sig.references),
-        causes=cause_results, repeats=repeats)
+        causes=cause_results, repeats=repeats, caveats=caveats)
 
 
 def _line_text(lines: Sequence[LogLine], number: int) -> str:
@@ -371,11 +379,12 @@ NO_CAUSE_FITS = ("None of the known causes of this message fits the evidence in 
                  "below), so no cause is named; the steps are the general ones.")
 
 
-def _explained(sig: Signature, chosen: CauseSpec | None) -> tuple[str, list[Any]]:
-    """The cause text and the remedy of a diagnosis, with its selected cause if there is one."""
+def _explained(sig: Signature, chosen: CauseSpec | None) -> tuple[str, list[str], list[str | None]]:
+    """The cause text, the remedy and its caveats of a diagnosis, with its selected cause if there is one."""
     if chosen is None:
-        return f"{sig.cause.strip()}\n\n{NO_CAUSE_FITS}", list(sig.remedy)
-    return f"{sig.cause.strip()}\n\n{chosen.title}: {chosen.cause.strip()}", list(chosen.remedy)
+        return f"{sig.cause.strip()}\n\n{NO_CAUSE_FITS}", list(sig.remedy), list(sig.caveats)
+    return (f"{sig.cause.strip()}\n\n{chosen.title}: {chosen.cause.strip()}", list(chosen.remedy),
+            list(chosen.caveats))
 
 
 def reselect(diag: Diagnosis, sig: Signature, probe_outcomes: Mapping[str, str]) -> None:
@@ -392,7 +401,7 @@ def reselect(diag: Diagnosis, sig: Signature, probe_outcomes: Mapping[str, str])
             checks.append(check)
         checked.append(checks)
     diag.causes, chosen = _choose(sig.causes, checked)
-    diag.cause, diag.remedy = _explained(sig, chosen)
+    diag.cause, diag.remedy, diag.caveats = _explained(sig, chosen)
 
 
 def _test(test: str, value: str, names: dict[str, Any], facts: LogFacts, matcher: Matcher,
@@ -432,15 +441,15 @@ def from_classifier(sig: Signature, confidence: float, lines: Sequence[LogLine],
         if line.severity == "error" or fold(line.message) in wanted:
             evidence.append(EvidenceLine(line.number, line.text.strip(), "classifier"))
     cause_results: list[CauseResult] = []
-    cause_text, remedy = sig.cause, list(sig.remedy)
+    cause_text, remedy, caveats = sig.cause, list(sig.remedy), list(sig.caveats)
     if sig.causes:
         cause_results, chosen = _select_cause(sig.causes, facts.names(), facts, matcher, lines, {})
-        cause_text, remedy = _explained(sig, chosen)
+        cause_text, remedy, caveats = _explained(sig, chosen)
     return Diagnosis(
         id=sig.id, title=sig.title, category=sig.category, kind=sig.kind, confidence=confidence,
         decided_by="classifier", evidence=evidence, facts={}, cause=cause_text.strip(), remedy=remedy,
         advice=versions.advice(facts.tensorrt, sig.affected, sig.fixed_in), references=list(sig.references),
-        causes=cause_results)
+        causes=cause_results, caveats=caveats)
 
 
 

@@ -136,9 +136,12 @@ def _text(report: Report, s: _Style, verbose: bool) -> str:
         out.append(f"  {s.bold('Why')}:")
         out.append(_wrap(d.cause, "    "))
         out.append(f"  {s.bold('What to do')}:")
-        for n, step in enumerate(d.remedy, 1):
+        for n, (step, caveat) in enumerate(d.steps, 1):
             out.append(textwrap.fill(" ".join(step.split()), width=100, initial_indent=f"    {n}. ",
                                      subsequent_indent="       "))
+            if caveat:
+                out.append(s.yellow(textwrap.fill(" ".join(caveat.split()), width=100, initial_indent="       Cost: ",
+                                                  subsequent_indent="             ")))
         out.append(f"  {s.bold('Versions')}: {d.advice}")
         if d.probes:
             out.append(f"  {s.bold('Checked')}:")
@@ -189,7 +192,8 @@ def _markdown(report: Report) -> str:
         out.append("```")
         out.append(f"\n**Why.** {' '.join(d.cause.split())}")
         out.append("\n**What to do**\n")
-        out.extend(f"{n}. {' '.join(step.split())}" for n, step in enumerate(d.remedy, 1))
+        out.extend(f"{n}. {' '.join(step.split())}" + (f" *Cost: {' '.join(caveat.split())}*" if caveat else "")
+                   for n, (step, caveat) in enumerate(d.steps, 1))
         out.append(f"\n**Versions.** {d.advice}")
         out.append("\n**References:** " + ", ".join(d.references))
     if not report.diagnoses and report.candidates:
@@ -210,7 +214,8 @@ def _github(report: Report) -> str:
     out: list[str] = []
     f = _escape_prop(report.source)
     for d in report.diagnoses:
-        msg = f"{d.title} ({d.id}, {d.confidence:.0%}). {d.remedy[0] if d.remedy else ''}"
+        first, caveat = d.steps[0] if d.steps else ("", None)
+        msg = f"{d.title} ({d.id}, {d.confidence:.0%}). {first}" + (f" (Cost: {caveat})" if caveat else "")
         out.append(f"::error file={f},line={d.first_line},title={_escape_prop('trtdoctor: ' + d.id)}::{_escape_data(msg)}")
     for n in report.notes:
         out.append(f"::warning file={f},line={n.line},title={_escape_prop('trtdoctor: ' + n.id)}::{_escape_data(n.title)}")

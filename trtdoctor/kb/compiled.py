@@ -34,6 +34,7 @@ class CauseSpec:
     cause: str
     remedy: tuple[str, ...]
     when: tuple[EvidenceSpec, ...]
+    caveats: tuple[str | None, ...] = ()     # beside remedy, one per step: what the step costs, or None
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,15 @@ class Signature:
     references: tuple[str, ...]
     outranks: tuple[str, ...] = ()
     path: str = ""
+    caveats: tuple[str | None, ...] = ()     # beside remedy, one per step: what the step costs, or None
+    tools: tuple[str, ...] = ()              # the tools it applies to; empty: any
+    tags: tuple[str, ...] = ()
+    lookalikes: tuple[str, ...] = ()         # lines its patterns must not match (checked by kb check)
+
+    def has_tag(self, tag: str) -> bool:
+        """Tags compare without case; a signature's tools count as tags too."""
+        wanted = tag.lower()
+        return any(t.lower() == wanted for t in (*self.tags, *self.tools))
 
 
 @dataclass(frozen=True)
@@ -81,8 +91,10 @@ class KnowledgeBase:
                 affected=s["affected"], fixed_in=s["fixed_in"], cause=s["cause"], remedy=tuple(s["remedy"]),
                 causes=tuple(CauseSpec(c["id"], c["title"], c["cause"], tuple(c["remedy"]),
                                        tuple(EvidenceSpec(e["says"], e["test"], e["value"], tuple(e["literals"]), e["required"])
-                                             for e in c["when"]))
+                                             for e in c["when"]), tuple(c.get("caveats", ())))
                              for c in s["causes"]),
                 probes=tuple(s["probes"]), references=tuple(s["references"]),
-                outranks=tuple(s["outranks"]), path=s["path"]))
+                outranks=tuple(s["outranks"]), path=s["path"], caveats=tuple(s.get("caveats", ())),
+                tools=tuple(s.get("tools", ())), tags=tuple(s.get("tags", ())),
+                lookalikes=tuple(s.get("lookalikes", ()))))
         return cls(tuple(sigs), data["key"])

@@ -23,7 +23,7 @@ from trtdoctor.kb.compiled import CauseSpec, EvidenceSpec, KnowledgeBase, Patter
 
 ENV_KB = "TRTDOCTOR_KB"
 ENV_CACHE = "TRTDOCTOR_CACHE_DIR"
-_FORMAT = 1  # bump when the compiled form changes
+_FORMAT = 2  # bump when the compiled form changes
 
 
 @dataclass(frozen=True)
@@ -164,7 +164,7 @@ def compile_one(path: Path, data: bytes) -> tuple[Signature | None, list[Problem
     from pydantic import ValidationError
 
     from trtdoctor.kb.literals import LiteralError, required_literals
-    from trtdoctor.kb.schema import TESTS, Signature as SignatureModel
+    from trtdoctor.kb.schema import TESTS, Signature as SignatureModel, remedy_parts
 
     where = str(path)
     try:
@@ -211,14 +211,17 @@ def compile_one(path: Path, data: bytes) -> tuple[Signature | None, list[Problem
             value = getattr(e, test)
             lits = literals(value, ("causes", ci, "when", ei, test)) if test in ("line", "no_line") else ()
             when.append(EvidenceSpec(e.says, test, value, lits, e.required))
-        causes.append(CauseSpec(c.id, c.title, c.cause, tuple(c.remedy), tuple(when)))
+        steps, caveats = remedy_parts(c.remedy)
+        causes.append(CauseSpec(c.id, c.title, c.cause, steps, tuple(when), caveats))
     if problems:
         return None, problems
+    steps, caveats = remedy_parts(model.remedy)
     sig = Signature(
         id=model.id, title=model.title, category=model.category, kind=model.kind, message=model.message,
         patterns=patterns, affected=model.tensorrt.affected, fixed_in=model.tensorrt.fixed_in,
-        cause=model.cause, remedy=tuple(model.remedy), causes=tuple(causes), probes=tuple(model.probes),
-        references=tuple(model.references), outranks=tuple(model.outranks), path=where)
+        cause=model.cause, remedy=steps, causes=tuple(causes), probes=tuple(model.probes),
+        references=tuple(model.references), outranks=tuple(model.outranks), path=where, caveats=caveats,
+        tools=tuple(model.tools), tags=tuple(model.tags), lookalikes=tuple(model.lookalikes))
     return sig, []
 
 

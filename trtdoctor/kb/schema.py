@@ -8,6 +8,7 @@ stale. The explain path reads the compiled cache and never imports pydantic.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -85,13 +86,31 @@ class Evidence(_Strict):
         return self
 
 
+Tool = Literal["trtexec", "python-api", "polygraphy", "torch-tensorrt", "onnxruntime", "onnx-tensorrt",
+               "tensorrtx", "mmdeploy", "ultralytics", "tf-trt", "deepstream", "triton", "paddle", "tensorrt-llm",
+               "tao", "tensorrt-rtx", "other"]
+
+
+class RemedyStep(_Strict):
+    """A remedy step that has a cost, written as a mapping instead of a plain string."""
+
+    step: str = Field(min_length=5, description="What to do, as in a plain remedy step.")
+    caveat: str | None = Field(None, min_length=5, description="What the step costs: lower precision, a slower "
+                               "kernel, a downgraded driver, a lost feature. Shown beside the step in every report.")
+
+
+Remedy = list[str | RemedyStep]
+TAG_RE = r"^[A-Za-z0-9][A-Za-z0-9._+-]*$"
+
+
 class Cause(_Strict):
     """One of several causes behind the same message, with the evidence that selects it."""
 
     id: str = Field(pattern=ID_RE)
     title: str = Field(min_length=10, max_length=160)
     cause: str = Field(min_length=20)
-    remedy: list[str] = Field(min_length=1)
+    remedy: Remedy = Field(min_length=1, description="Ordered steps, most effective first; a step is a string "
+                           "or a mapping {step: ..., caveat: ...}.")
     when: list[Evidence] = Field(default_factory=list,
                                  description="All must hold for the cause to be selected; empty means "
                                  "'the most common cause when nothing else is shown'.")
@@ -128,12 +147,21 @@ class Signature(_Strict):
     patterns: list[Pattern] = Field(min_length=1)
     tensorrt: TensorRTVersions = Field(default_factory=TensorRTVersions)
     cause: str = Field(min_length=20, description="Why it happens, in the project's own words.")
-    remedy: list[str] = Field(min_length=1, description="Ordered steps, most effective first.")
+    remedy: Remedy = Field(min_length=1, description="Ordered steps, most effective first; a step is a string "
+                           "or a mapping {step: ..., caveat: ...} when it has a cost.")
     causes: list[Cause] = Field(default_factory=list)
     probes: list[str] = Field(default_factory=list, description="Confirmation probes that check this.")
     outranks: list[str] = Field(default_factory=list, description="Signatures this one explains when both "
                                 "match one log: a generic form of the same message, or a symptom of this cause.")
     references: list[str] = Field(min_length=1, description="Public threads the signature was learnt from.")
+    tools: list[Tool] = Field(default_factory=list, description="The tools this signature applies to, when "
+                                "only some (torch-tensorrt, tf-trt, ...); empty: any. kb check refuses an "
+                                "example whose sidecar tool is outside it.")
+    tags: list[str] = Field(default_factory=list, description="Free tags to filter by: tools, platforms "
+                            "(jetson, wsl, dla, windows), ONNX op names (NonZero), precisions (fp16, int8).")
+    lookalikes: list[str] = Field(default_factory=list, description="Lines that resemble the message but must "
+                                  "not match: a warning with the same words, the success form, another tool's "
+                                  "similar line. kb check fails when a pattern matches one.")
 
     @field_validator("references")
     @classmethod
@@ -143,6 +171,23 @@ class Signature(_Strict):
                 raise ValueError(f"not an https URL: {url!r}")
         if len(set(value)) != len(value):
             raise ValueError("duplicate reference")
+        return value
+
+    @field_validator("tags")
+    @classmethod
+    def _tags(cls, value: list[str]) -> list[str]:
+        for tag in value:
+            if not re.match(TAG_RE, tag):
+                raise ValueError(f"a tag is one word of letters, digits, '.', '_', '+' or '-', got {tag!r}")
+        if len({t.lower() for t in value}) != len(value):
+            raise ValueError("duplicate tag")
+        return value
+
+    @field_validator("tools", "lookalikes")
+    @classmethod
+    def _unique(cls, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
+            raise ValueError("duplicate entry")
         return value
 
     @field_validator("probes", "outranks")
@@ -161,11 +206,6 @@ class Signature(_Strict):
         if len(self.causes) == 1:
             raise ValueError("give two or more causes, or none (cause/remedy then say it all)")
         return self
-
-
-Tool = Literal["trtexec", "python-api", "polygraphy", "torch-tensorrt", "onnxruntime", "onnx-tensorrt",
-               "tensorrtx", "mmdeploy", "ultralytics", "tf-trt", "deepstream", "triton", "paddle", "tensorrt-llm",
-               "tao", "tensorrt-rtx", "other"]
 
 
 class CorpusSource(_Strict):
@@ -200,6 +240,13 @@ class CorpusSource(_Strict):
         if self.source.startswith("zoo:") and not self.command:
             raise ValueError("a zoo log needs 'command': how to regenerate it")
         return self
+
+
+def remedy_parts(remedy: Sequence[str | RemedyStep]) -> tuple[tuple[str, ...], tuple[str | None, ...]]:
+    """The steps as text, and each step's caveat (None when it has none)."""
+    steps = tuple(r if isinstance(r, str) else r.step for r in remedy)
+    caveats = tuple(None if isinstance(r, str) else r.caveat for r in remedy)
+    return steps, caveats
 
 
 def json_schema() -> str:

@@ -13,7 +13,15 @@ Every problem is reported as ``file:line: sentence``. The gate refuses:
 - a pattern that also matches an example of another signature, unless one outranks the other or the
   pattern is a consequence or warning, which by nature follow other errors (a line that only echoes
   an earlier error, such as the CUDA 'no driver' report of a build without a GPU, does not count);
-- a pattern of an error or consequence signature that matches a negative log.
+- a pattern of an error or consequence signature that matches a negative log, or a log of an extra
+  pool of clean logs (``--pool``);
+- a pattern that matches one of the signature's own ``lookalikes`` (lines that resemble its message but
+  are not it);
+- an example whose sidecar ``tool`` lies outside the signature's ``tools``.
+
+``only`` narrows the per-signature checks to some signatures (``kb check --only ID`` and
+``--changed-since REF``, which the pull-request workflow runs): the whole knowledge base is still
+compiled, and the changed signatures are still checked against every other signature's examples.
 """
 
 from __future__ import annotations
@@ -152,7 +160,18 @@ def _lines_matching(rx: re.Pattern[str], path: Path) -> int | None:
     return None
 
 
-def check(paths: Sequence[Path], corpus: Path, *, run_examples: bool = True) -> CheckResult:
+def pool_logs(dirs: Iterable[Path]) -> list[Path]:
+    """The clean logs of a pool: every *.log under each directory (or each file given)."""
+    out: list[Path] = []
+    for d in dirs:
+        out.extend(sorted(d.rglob("*.log")) if d.is_dir() else [d])
+    return out
+
+
+def check(paths: Sequence[Path], corpus: Path, *, run_examples: bool = True, only: Iterable[str] | None = None,
+          pool: Sequence[Path] = ()) -> CheckResult:
+    """The gate. ``only``: check these signature ids (others are compiled and used, not checked); ``pool``:
+    directories of further clean logs on which no error or consequence pattern may fire."""
     _TEXTS.clear()  # a check reads the corpus as it is now
     files: list[Path] = []
     for path in paths:
@@ -164,9 +183,16 @@ def check(paths: Sequence[Path], corpus: Path, *, run_examples: bool = True) -> 
         return CheckResult(exc.problems, 0, 0, 0)
 
     ids = set(kb.by_id)
+    wanted = set(ids) if only is None else set(only)
+    unknown = sorted(wanted - ids)
+    if unknown:
+        return CheckResult([Problem(str(paths[0]) if paths else "kb", None, f"no signature {u!r}") for u in unknown],
+                           len(kb.signatures), 0, 0)
+    chosen = [s for s in kb.signatures if s.id in wanted]
     examples_total = 0
     negatives = sorted((corpus / "negative").glob("*.log"))
-    for sig in kb.signatures:
+    clean = negatives + [p for p in pool_logs(pool) if p not in negatives]
+    for sig in chosen:
         where = sig.path
         for field, regex in _regexes(sig):
             for why in regex_safety(regex):
@@ -184,30 +210,34 @@ def check(paths: Sequence[Path], corpus: Path, *, run_examples: bool = True) -> 
             problems.append(Problem(where, None, f"has no real example: add a log from a public thread as "
                                     f"{corpus / sig.id}/<name>.log with its <name>.yaml (see CONTRIBUTING.md)"))
         for log in examples:
-            problems.extend(_check_sidecar(log))
+            problems.extend(_check_sidecar(log, sig))
+        problems.extend(_check_lookalikes(sig))
 
     for neg in negatives:
         problems.extend(_check_sidecar(neg))
     # Orphan folders are a question for a whole knowledge base, not for one file checked on its own.
-    if corpus.is_dir() and paths and all(p.is_dir() for p in paths):
+    if corpus.is_dir() and paths and all(p.is_dir() for p in paths) and only is None:
         for folder in sorted(d for d in corpus.iterdir() if d.is_dir()):
             if folder.name != "negative" and folder.name not in ids:
                 problems.append(Problem(str(folder), None, "corpus folder names no signature"))
 
-    # Patterns that claim other signatures' examples or negatives.
+    # Patterns that claim other signatures' examples or clean logs.
     for sig in kb.signatures:
         compiled = [(i, re.compile(p.regex)) for i, p in enumerate(sig.patterns)]
-        if sig.kind != "warning":
-            for neg in negatives:
+        if sig.kind != "warning" and sig.id in wanted:
+            for neg in clean:
                 for i, rx in compiled:
                     n = _lines_matching(rx, neg)
                     if n:
+                        text = _clip(_TEXTS[neg][n - 1].strip())
                         problems.append(Problem(sig.path, _line(sig, f"patterns.{i}.regex"),
-                                                f"patterns.{i} matches negative log {neg}:{n}"))
+                                                f"patterns.{i} of {sig.id} matches negative log {neg}:{n}: {text}"))
         if sig.kind != "error":
             continue
         for other in kb.signatures:
             if other.id == sig.id or other.id in sig.outranks or sig.id in other.outranks:
+                continue
+            if sig.id not in wanted and other.id not in wanted:
                 continue
             for log in _examples(corpus, other.id):
                 for i, rx in compiled:
@@ -218,17 +248,36 @@ def check(paths: Sequence[Path], corpus: Path, *, run_examples: bool = True) -> 
                                                 "make it more specific, or declare which outranks the other"))
 
     if run_examples:
-        problems.extend(_run_examples(kb, corpus))
-    return CheckResult(problems, len(kb.signatures), examples_total, len(negatives))
+        problems.extend(_run_examples(kb, corpus, wanted, [p for p in clean if p not in negatives]))
+    return CheckResult(problems, len(chosen), examples_total, len(clean))
 
 
-def _run_examples(kb: KnowledgeBase, corpus: Path) -> list[Problem]:
+def _clip(text: str, n: int = 120) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _check_lookalikes(sig: Signature) -> list[Problem]:
+    """A look-alike line is one the signature must reject: none of its patterns may match it."""
+    problems = []
+    for li, line in enumerate(sig.lookalikes):
+        for i, p in enumerate(sig.patterns):
+            if re.search(p.regex, line):
+                problems.append(Problem(sig.path, _line(sig, f"lookalikes.{li}"),
+                                        f"patterns.{i} matches lookalikes.{li}, a line it must reject: "
+                                        f"{_clip(line)}"))
+    return problems
+
+
+def _run_examples(kb: KnowledgeBase, corpus: Path, wanted: set[str] | None = None,
+                  extra_clean: Sequence[Path] = ()) -> list[Problem]:
     from trtdoctor import pipeline, read
     from trtdoctor.match import Matcher
 
     knowledge = (kb, Matcher(kb))
     problems = []
     for sig in kb.signatures:
+        if wanted is not None and sig.id not in wanted:
+            continue
         for log in _examples(corpus, sig.id):
             try:
                 with open(log, "rb") as stream:
@@ -249,12 +298,13 @@ def _run_examples(kb: KnowledgeBase, corpus: Path) -> list[Problem]:
             if top != sig.id:
                 problems.append(Problem(str(log), None, f"is an example of {sig.id} but its top diagnosis is "
                                         f"{top or 'nothing'}"))
-    for neg in sorted((corpus / "negative").glob("*.log")):
+    for neg in [*sorted((corpus / "negative").glob("*.log")), *extra_clean]:
         with open(neg, "rb") as stream:
             report = pipeline.run(read.chunks(stream), source=str(neg), knowledge=knowledge)
-        if report.diagnoses:
-            problems.append(Problem(str(neg), None, f"is a negative example but is diagnosed as "
-                                    f"{report.diagnoses[0].id}"))
+        # With --only, a clean log diagnosed by a signature outside the selection is not this change's doing.
+        found = [d.id for d in report.diagnoses if wanted is None or d.id in wanted]
+        if found:
+            problems.append(Problem(str(neg), None, f"is a negative example but is diagnosed as {found[0]}"))
     return problems
 
 
@@ -281,7 +331,7 @@ def _check_names(sig: Signature) -> list[Problem]:
     return problems
 
 
-def _check_sidecar(log: Path) -> list[Problem]:
+def _check_sidecar(log: Path, sig: Signature | None = None) -> list[Problem]:
     import yaml
     from pydantic import ValidationError
 
@@ -291,10 +341,17 @@ def _check_sidecar(log: Path) -> list[Problem]:
     if not meta.exists():
         return [Problem(str(log), None, f"has no source sidecar {meta.name} (source URL, tensorrt, tool)")]
     try:
-        CorpusSource.model_validate(yaml.safe_load(meta.read_text(encoding="utf-8")))
+        text = meta.read_text(encoding="utf-8")
+        source = CorpusSource.model_validate(yaml.safe_load(text))
     except (ValidationError, yaml.YAMLError) as exc:
         first = str(exc).splitlines()
         return [Problem(str(meta), None, " ".join(first[1:3]).strip() if len(first) > 2 else str(exc))]
+    if sig is not None and sig.tools and source.tool not in sig.tools:
+        from trtdoctor.kb.load import line_of
+
+        line = line_of(yaml.compose(text, Loader=yaml.SafeLoader), ("tool",))
+        return [Problem(str(meta), line, f"tool {source.tool!r} is outside the tools of {sig.id} "
+                        f"({', '.join(sig.tools)}): fix the sidecar, or add the tool to {Path(sig.path).name}")]
     return []
 
 

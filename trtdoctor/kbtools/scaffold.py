@@ -24,6 +24,14 @@ category: parser
 # warning: noted in the report, never a diagnosis on its own.
 kind: error
 
+# Optional: only when the message comes from some tools and no others (the sidecar 'tool' names, e.g.
+# [torch-tensorrt]); kb check then refuses an example from another tool.
+# tools: []
+
+# Optional: words to filter by (trtdoctor kb list --tag T): tools, platforms (jetson, dla, wsl, windows,
+# docker), ONNX operators as ONNX spells them (NonZero), precisions (fp16, int8).
+# tags: []
+
 # The message as users see it, with numbers and names written as N, X.
 message: "TODO the message"
 
@@ -43,7 +51,10 @@ tensorrt:
 cause: >
   TODO
 
-# What to do, most effective first. Concrete: flags, code changes, commands, versions.
+# What to do, most effective first. Concrete: flags, code changes, commands, versions. A step that has a
+# cost (lower precision, a slower kernel, an older driver, a fixed shape) is a mapping with its caveat:
+#   - step: Build without --fp16.
+#     caveat: The engine runs in FP32, slower and larger.
 remedy:
   - TODO
 
@@ -64,6 +75,11 @@ remedy:
 # Optional: ids of signatures this one explains when both match one log (a generic form of the same
 # message, or a symptom of this cause).
 # outranks: []
+
+# Optional: lines that look like the message but are not this error (the warning form, the success form,
+# another tool's similar line), copied verbatim from a log; kb check fails when a pattern matches one.
+# lookalikes:
+#   - "[W] [TRT] ..."
 
 # The public threads (https) this signature was learnt from.
 references:
