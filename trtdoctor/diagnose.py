@@ -328,8 +328,8 @@ def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher
     cause_text, remedy, caveats = sig.cause, list(sig.remedy), list(sig.caveats)
     if sig.causes:
         names = {**facts.names(), **captures}
-        cause_results, chosen = _select_cause(sig.causes, names, facts, matcher, lines, probe_outcomes)
-        cause_text, remedy, caveats = _explained(sig, chosen)
+        cause_results, chosen, fits = _select_cause(sig.causes, names, facts, matcher, lines, probe_outcomes)
+        cause_text, remedy, caveats = _explained(sig, chosen, fits)
         for result in cause_results:
             if result.selected:
                 for check in result.checks:
@@ -348,7 +348,7 @@ def _line_text(lines: Sequence[LogLine], number: int) -> str:
 
 
 def _select_cause(causes: Sequence[CauseSpec], names: dict[str, Any], facts: LogFacts, matcher: Matcher,
-                  lines: Sequence[LogLine], probe_outcomes: Mapping[str, str]) -> tuple[list[CauseResult], CauseSpec | None]:
+                  lines: Sequence[LogLine], probe_outcomes: Mapping[str, str]) -> tuple[list[CauseResult], CauseSpec, bool]:
     checked: list[list[Check]] = []
     for cause in causes:
         local = dict(names)
@@ -361,30 +361,31 @@ def _select_cause(causes: Sequence[CauseSpec], names: dict[str, Any], facts: Log
 
 
 def _choose(causes: Sequence[CauseSpec],
-            checked: Sequence[Sequence[Check]]) -> tuple[list[CauseResult], CauseSpec | None]:
+            checked: Sequence[Sequence[Check]]) -> tuple[list[CauseResult], CauseSpec, bool]:
     """Among the causes no check contradicts, the one with most checks holding; ties to the first listed.
-    None when the log contradicts every cause: then no cause is named rather than a ruled-out one."""
+    When the log contradicts every cause, the usual one (most checks holding, then the first listed) is
+    still named, and the third value, False, says that it does not fit: the report says so."""
     scored = []
     for order, (cause, checks) in enumerate(zip(causes, checked)):
         ruled_out = any(c.fails for c in checks)
         scored.append((sum(1 for c in checks if c.holds), order, cause, checks, ruled_out))
     alive = [s for s in scored if not s[4]]
-    best = max(alive, key=lambda s: (s[0], -s[1]))[2] if alive else None
+    best = max(alive or scored, key=lambda s: (s[0], -s[1]))[2]
     results = [CauseResult(c.id, c.title, c is best, ruled, tuple(checks))
                for _, _, c, checks, ruled in scored]
-    return results, best
+    return results, best, bool(alive)
 
 
-NO_CAUSE_FITS = ("None of the known causes of this message fits the evidence in this log (each is ruled out "
-                 "below), so no cause is named; the steps are the general ones.")
+NO_CAUSE_FITS = ("The evidence in this log fits none of the known causes of this message (each is ruled out "
+                 "above); the usual one is shown, but check it against your case.")
 
 
-def _explained(sig: Signature, chosen: CauseSpec | None) -> tuple[str, list[str], list[str | None]]:
-    """The cause text, the remedy and its caveats of a diagnosis, with its selected cause if there is one."""
-    if chosen is None:
-        return f"{sig.cause.strip()}\n\n{NO_CAUSE_FITS}", list(sig.remedy), list(sig.caveats)
-    return (f"{sig.cause.strip()}\n\n{chosen.title}: {chosen.cause.strip()}", list(chosen.remedy),
-            list(chosen.caveats))
+def _explained(sig: Signature, chosen: CauseSpec, fits: bool) -> tuple[str, list[str], list[str | None]]:
+    """The cause text, the remedy and its caveats of a diagnosis, with its selected cause."""
+    text = f"{sig.cause.strip()}\n\n{chosen.title}: {chosen.cause.strip()}"
+    if not fits:
+        text += f"\n\n{NO_CAUSE_FITS}"
+    return text, list(chosen.remedy), list(chosen.caveats)
 
 
 def reselect(diag: Diagnosis, sig: Signature, probe_outcomes: Mapping[str, str]) -> None:
@@ -400,8 +401,8 @@ def reselect(diag: Diagnosis, sig: Signature, probe_outcomes: Mapping[str, str])
                 check = Check(check.says, holds, None, item.required)
             checks.append(check)
         checked.append(checks)
-    diag.causes, chosen = _choose(sig.causes, checked)
-    diag.cause, diag.remedy, diag.caveats = _explained(sig, chosen)
+    diag.causes, chosen, fits = _choose(sig.causes, checked)
+    diag.cause, diag.remedy, diag.caveats = _explained(sig, chosen, fits)
 
 
 def _test(test: str, value: str, names: dict[str, Any], facts: LogFacts, matcher: Matcher,
@@ -443,8 +444,8 @@ def from_classifier(sig: Signature, confidence: float, lines: Sequence[LogLine],
     cause_results: list[CauseResult] = []
     cause_text, remedy, caveats = sig.cause, list(sig.remedy), list(sig.caveats)
     if sig.causes:
-        cause_results, chosen = _select_cause(sig.causes, facts.names(), facts, matcher, lines, {})
-        cause_text, remedy, caveats = _explained(sig, chosen)
+        cause_results, chosen, fits = _select_cause(sig.causes, facts.names(), facts, matcher, lines, {})
+        cause_text, remedy, caveats = _explained(sig, chosen, fits)
     return Diagnosis(
         id=sig.id, title=sig.title, category=sig.category, kind=sig.kind, confidence=confidence,
         decided_by="classifier", evidence=evidence, facts={}, cause=cause_text.strip(), remedy=remedy,

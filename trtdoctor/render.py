@@ -114,7 +114,8 @@ def _text(report: Report, s: _Style, verbose: bool) -> str:
         out.append(s.red(f"✖ {d.title}") + s.dim(f"  [{d.id}, {d.category}, confidence {_confidence(d)}]"))
         selected = d.selected_cause
         if selected:
-            out.append(f"  {s.bold('Most likely cause')}: {selected.title}")
+            label = "Usual cause (the log's evidence fits none)" if selected.ruled_out else "Most likely cause"
+            out.append(f"  {s.bold(label)}: {selected.title}")
         out.append(f"  {s.bold('Evidence')}:")
         for e in d.evidence:
             tag = {"node": " (node)", "consequence": " (consequence)", "cause-evidence": " (selects the cause)"}
@@ -185,7 +186,8 @@ def _markdown(report: Report) -> str:
         out.append(f"`{d.id}` · {d.category} · confidence {_confidence(d)}")
         selected = d.selected_cause
         if selected:
-            out.append(f"\n**Most likely cause:** {selected.title}")
+            label = "Usual cause (the log's evidence fits none)" if selected.ruled_out else "Most likely cause"
+            out.append(f"\n**{label}:** {selected.title}")
         out.append("\n**Evidence**\n")
         out.append("```")
         out.extend(f"{e.line:>7} | {e.text}" for e in d.evidence)
