@@ -73,6 +73,115 @@ def _failure_log() -> list[str]:
     return logs[0].read_text(encoding="utf-8", errors="replace").splitlines()
 
 
+# ------------------------------------------------------------------ a real TensorRT-RTX VERBOSE build log
+
+REAL_LOG = ROOT / "scripts" / "data" / "rtx-verbose-200.log.gz"
+REAL_LOG_COMMAND = "python scripts/bench.py verbose-log scripts/data/rtx-verbose-200.log --blocks 200 && gzip -9n scripts/data/rtx-verbose-200.log"
+
+
+def verbose_network(blocks: int, channels: int = 16, side: int = 16, seed: int = 0):
+    """An ONNX model of ``blocks`` blocks named as exporters name them (/model.12/Concat): Conv, Concat,
+    Slice, Reshape, Transpose, MatMul, Softmax, Gather, Transpose, Reshape, Add."""
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(seed)
+    nodes, inits = [], []
+
+    def const(name: str, array) -> str:
+        inits.append(numpy_helper.from_array(np.asarray(array), name))
+        return name
+
+    def node(op: str, inputs: list[str], name: str, **attrs) -> str:
+        out = f"{name}_output_0"
+        nodes.append(helper.make_node(op, inputs, [out], name=name, **attrs))
+        return out
+
+    x, c, hw = "images", channels, side * side
+    for i in range(blocks):
+        p = f"/model.{i}"
+        w = const(f"model.{i}.conv.weight", (rng.standard_normal((c, c, 3, 3)) * 0.05).astype(np.float32))
+        b = const(f"model.{i}.conv.bias", np.zeros(c, np.float32))
+        y = node("Conv", [x, w, b], f"{p}/conv/Conv", pads=[1, 1, 1, 1], kernel_shape=[3, 3])
+        y = node("Concat", [y, x], f"{p}/Concat", axis=1)
+        y = node("Slice", [y, const(f"{p}/Constant_output_0", np.array([0])), const(f"{p}/Constant_1_output_0", np.array([c])),
+                           const(f"{p}/Constant_2_output_0", np.array([1]))], f"{p}/Slice")
+        y = node("Reshape", [y, const(f"{p}/Constant_3_output_0", np.array([1, c, hw]))], f"{p}/Reshape")
+        y = node("Transpose", [y], f"{p}/Transpose", perm=[0, 2, 1])
+        y = node("MatMul", [y, const(f"model.{i}.proj.weight", (rng.standard_normal((c, c)) * 0.1).astype(np.float32))],
+                 f"{p}/MatMul")
+        y = node("Softmax", [y], f"{p}/Softmax", axis=-1)
+        y = node("Gather", [y, const(f"{p}/Constant_4_output_0", rng.permutation(hw))], f"{p}/Gather", axis=1)
+        y = node("Transpose", [y], f"{p}/Transpose_1", perm=[0, 2, 1])
+        y = node("Reshape", [y, const(f"{p}/Constant_5_output_0", np.array([1, c, side, side]))], f"{p}/Reshape_1")
+        x = node("Add", [y, x], f"{p}/Add")
+    nodes.append(helper.make_node("Identity", [x], ["output0"], name="/Identity"))
+    graph = helper.make_graph(nodes, "main_graph", [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, c, side, side])],
+                              [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, c, side, side])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="pytorch",
+                              producer_version="2.5.0")
+    model.ir_version = 8
+    return model
+
+
+def verbose_log(path: Path, blocks: int) -> bool:
+    """Build ``verbose_network(blocks)`` with TensorRT-RTX under a VERBOSE logger that writes each message as
+    TensorRT's Python samples do (``[11/23/2026-12:00:00] [TRT] [V] msg``). TensorRT-RTX builds ahead of
+    time, without a GPU. Returns whether the engine was built."""
+    import datetime
+
+    import onnx
+    import tensorrt_rtx as trt
+
+    letters = {"INTERNAL_ERROR": "F", "ERROR": "E", "WARNING": "W", "INFO": "I", "VERBOSE": "V"}
+    with open(path, "w", encoding="utf-8") as out, tempfile.TemporaryDirectory() as tmp:
+        class Logger(trt.ILogger):
+            def __init__(self) -> None:
+                trt.ILogger.__init__(self)
+                self.min_severity = trt.ILogger.Severity.VERBOSE
+
+            def log(self, severity, msg):
+                stamp = datetime.datetime.now().strftime("%m/%d/%Y-%H:%M:%S")
+                out.write(f"[{stamp}] [TRT] [{letters.get(severity.name, 'V')}] {msg}\n")
+
+        logger = Logger()
+        model = Path(tmp) / "model.onnx"
+        onnx.save(verbose_network(blocks), str(model))
+        builder = trt.Builder(logger)
+        network = builder.create_network(0)
+        parser = trt.OnnxParser(network, logger)
+        if not parser.parse_from_file(str(model)):
+            return False
+        plan = builder.build_serialized_network(network, builder.create_builder_config())
+    text = path.read_text(encoding="utf-8").replace(tmp, "/tmp/bench")  # the same text on every run
+    path.write_text(text, encoding="utf-8")
+    return plan is not None
+
+
+def real_lines() -> list[str]:
+    """The lines of the committed real verbose log (REAL_LOG, made by REAL_LOG_COMMAND)."""
+    import gzip
+
+    with gzip.open(REAL_LOG, "rt", encoding="utf-8") as f:
+        return f.read().splitlines()
+
+
+def make_real_log(path: Path, lines: int) -> Path:
+    """The real verbose log repeated to ``lines`` lines, with a real corpus failure at its end."""
+    build = real_lines()
+    failure = _failure_log()
+    body = lines - len(failure)
+    with open(path, "w", encoding="utf-8") as out:
+        text = "\n".join(build) + "\n"
+        while body >= len(build):
+            out.write(text)
+            body -= len(build)
+        if body > 0:
+            out.write("\n".join(build[:body]) + "\n")
+        out.write("\n".join(failure) + "\n")
+    return path
+
+
 _CLASS_ESCAPES = {"d": "0-9", "s": "[:space:]", "w": "[:alnum:]_"}
 _ESCAPES = {"d": "[0-9]", "s": "[[:space:]]", "S": "[^[:space:]]", "w": "[[:alnum:]_]", "W": "[^[:alnum:]_]"}
 
@@ -237,7 +346,14 @@ def main() -> None:
     b.add_argument("--runs", type=int, default=5)
     s = sub.add_parser("small")
     s.add_argument("--runs", type=int, default=20)
+    v = sub.add_parser("verbose-log", help="write a real TensorRT-RTX VERBOSE build log (needs tensorrt-rtx, onnx)")
+    v.add_argument("out", type=Path)
+    v.add_argument("--blocks", type=int, default=200)
     args = ap.parse_args()
+    if args.what == "verbose-log":
+        if not verbose_log(args.out, args.blocks):
+            raise SystemExit(f"the build failed; see {args.out}")
+        return
     {"big": big, "small": small}[args.what](args)
 
 
