@@ -45,7 +45,7 @@ def literals(matcher: Matcher) -> frozenset[str]:
 
 def scan_lines(stream: BinaryIO, knowledge: Knowledge) -> list[LogLine]:
     """The lines of a log that any signature, fact or error marker reads (for training and evaluation)."""
-    return scan_mod.scan(read.chunks(stream), literals(knowledge[1])).lines
+    return scan_mod.scan(read.chunks(stream, numbered=False), literals(knowledge[1]), context=knowledge[1].context_literals).lines
 
 
 def run(chunks: Iterator[read.Chunk], *, source: str, knowledge: Knowledge, min_confidence: float = 0.3,
@@ -54,7 +54,7 @@ def run(chunks: Iterator[read.Chunk], *, source: str, knowledge: Knowledge, min_
     """Explain one log. ``model`` is the classifier, or a function that returns it (called only when no
     pattern decides, so that the pattern-decided path never loads it); None: patterns only."""
     kb, matcher = knowledge
-    result = scan_mod.scan(chunks, literals(matcher))
+    result = scan_mod.scan(chunks, literals(matcher), context=matcher.context_literals)
     log_facts = facts_mod.extract(result.lines)
     hits = matcher.hits(result.lines)
     ranking = diagnose.rank(kb, matcher, hits, log_facts, result.lines, min_confidence=min_confidence,

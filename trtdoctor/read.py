@@ -128,8 +128,11 @@ def _raw_blocks(stream: BinaryIO, head: bytes, encoding: str, size: int) -> Iter
         yield block
 
 
-def chunks(stream: BinaryIO, size: int = CHUNK) -> Iterator[Chunk]:
-    """Read the whole stream as normalised chunks. Raises InputError for binary or empty input."""
+def chunks(stream: BinaryIO, size: int = CHUNK, *, numbered: bool = True) -> Iterator[Chunk]:
+    """Read the whole stream as normalised chunks. Raises InputError for binary or empty input.
+
+    ``numbered=False`` leaves ``first_line`` and ``newlines`` at 0: counting the line ends is a pass over
+    every byte, and the scanner, which must count up to each line it selects anyway, numbers lines itself."""
     try:
         head = stream.read(_SNIFF)
     except OSError as exc:
@@ -153,13 +156,13 @@ def chunks(stream: BinaryIO, size: int = CHUNK) -> Iterator[Chunk]:
                     carry = data + hold
                     continue
                 out = _normalise(data)
-                n = out.count(b"\n")
+                n = out.count(b"\n") if numbered else 0
                 yield Chunk(out, line, continues, n)
                 line += n
                 carry, continues = hold, True
                 continue
             out = _normalise(data[: cut + 1])
-            n = out.count(b"\n")
+            n = out.count(b"\n") if numbered else 0
             yield Chunk(out, line, continues, n)
             line += n
             carry, continues = data[cut + 1:] + hold, False
@@ -169,7 +172,7 @@ def chunks(stream: BinaryIO, size: int = CHUNK) -> Iterator[Chunk]:
         out = _normalise(carry)
         if out:
             out = out if out.endswith(b"\n") else out + b"\n"
-            yield Chunk(out, line, continues, out.count(b"\n"))
+            yield Chunk(out, line, continues, out.count(b"\n") if numbered else 0)
 
 
 def decode_line(raw: bytes) -> str:

@@ -25,6 +25,9 @@ class EvidenceSpec:
     value: str
     literals: tuple[str, ...] = ()
     required: bool = False
+    # A 'line' test whose literals are not selective (an operator's name; many lines of the reference verbose
+    # log): the scanner reads its lines only just before the lines it selects, not across the whole log.
+    context: bool = False
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,8 @@ class KnowledgeBase:
                                for p in s["patterns"]),
                 affected=s["affected"], fixed_in=s["fixed_in"], cause=s["cause"], remedy=tuple(s["remedy"]),
                 causes=tuple(CauseSpec(c["id"], c["title"], c["cause"], tuple(c["remedy"]),
-                                       tuple(EvidenceSpec(e["says"], e["test"], e["value"], tuple(e["literals"]), e["required"])
+                                       tuple(EvidenceSpec(e["says"], e["test"], e["value"], tuple(e["literals"]), e["required"],
+                                                          e.get("context", False))
                                              for e in c["when"]))
                              for c in s["causes"]),
                 probes=tuple(s["probes"]), references=tuple(s["references"]),

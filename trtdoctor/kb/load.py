@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -23,7 +24,11 @@ from trtdoctor.kb.compiled import CauseSpec, EvidenceSpec, KnowledgeBase, Patter
 
 ENV_KB = "TRTDOCTOR_KB"
 ENV_CACHE = "TRTDOCTOR_CACHE_DIR"
-_FORMAT = 1  # bump when the compiled form changes
+_FORMAT = 2  # bump when the compiled form changes (2: literals chosen by rarity, context evidence)
+# The reference verbose log: a real successful TensorRT-RTX VERBOSE build (corpus/negative), on which every
+# literal's selectivity is measured. A literal may select at most SELECTIVE of its lines.
+REFERENCE_LOG = "negative/zoo-rtx-verbose-16.log"
+SELECTIVE = 0.001
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,71 @@ def bundled_dir() -> Path:
         if any(Path(location).glob("*.yaml")):
             return Path(location)
     return here.parent / "kb"  # a source checkout that was not installed
+
+
+def corpus_dir() -> Path:
+    """The corpus of real logs: bundled with the package, or the repository's corpus/ in a source checkout."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec("trtdoctor._corpus")
+    except ModuleNotFoundError:
+        spec = None
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        if (Path(location) / "negative").is_dir():
+            return Path(location)
+    return Path(__file__).resolve().parent.parent.parent / "corpus"
+
+
+class Reference:
+    """The reference verbose log, as lines that literals select: ``count(alternatives)`` is how many of its
+    lines contain one of them, and ``limit`` how many a selective literal may select."""
+
+    def __init__(self, data: bytes, path: str = ""):
+        self.path = path
+        self.data = data.decode("utf-8", "replace")
+        self.starts = [0] + [m.end() for m in re.finditer("\n", self.data)]
+        self.total = len(self.starts) - (1 if self.data.endswith("\n") else 0)
+        self.limit = int(self.total * SELECTIVE)
+        self._counts: dict[tuple[str, ...], int] = {}
+
+    def lines_with(self, alternatives: Iterable[str]) -> set[int]:
+        from bisect import bisect_right
+
+        found: set[int] = set()
+        for lit in alternatives:
+            pos = self.data.find(lit)
+            while pos >= 0:
+                line = bisect_right(self.starts, pos) - 1
+                found.add(line)
+                nxt = self.starts[line + 1] if line + 1 < len(self.starts) else len(self.data)
+                pos = self.data.find(lit, max(nxt, pos + 1))
+        return found
+
+    def count(self, alternatives: tuple[str, ...]) -> int:
+        n = self._counts.get(alternatives)
+        if n is None:
+            n = self._counts[alternatives] = len(self.lines_with(alternatives))
+        return n
+
+    def selective(self, alternatives: tuple[str, ...]) -> bool:
+        from trtdoctor.kb.literals import is_op_name
+
+        return not any(is_op_name(a) for a in alternatives) and self.count(alternatives) <= self.limit
+
+
+_REFERENCE: list[Reference | None] = []
+
+
+def reference() -> Reference | None:
+    """The reference verbose log (None where the corpus is not installed), read once per process."""
+    if not _REFERENCE:
+        path = corpus_dir() / REFERENCE_LOG
+        try:
+            _REFERENCE.append(Reference(path.read_bytes(), str(path)))
+        except OSError:
+            _REFERENCE.append(None)
+    return _REFERENCE[0]
 
 
 def kb_dirs(extra: Iterable[str | os.PathLike[str]] = ()) -> list[Path]:
@@ -101,8 +171,11 @@ def _key(files: Sequence[Path], contents: Sequence[bytes]) -> str:
 def _fingerprint(files: Sequence[Path]) -> str:
     """Names, sizes and modification times of the files: what a cache lookup needs, without reading them."""
     parts = [f"{__version__}/{_FORMAT}"]
-    for path in files:
-        st = path.stat()
+    for path in [*files, corpus_dir() / REFERENCE_LOG]:  # the reference log decides which literals are chosen
+        try:
+            st = path.stat()
+        except OSError:
+            continue
         parts.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}")
     data = "\n".join(parts).encode("utf-8", "surrogateescape")
     return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(files):04x}"
@@ -194,9 +267,11 @@ def compile_one(path: Path, data: bytes) -> tuple[Signature | None, list[Problem
         problems.append(Problem(where, line_of(node, ("id",)), f"id {model.id!r} must equal the file name "
                                 f"{path.stem!r}"))
 
+    ref = reference()
+
     def literals(regex: str, loc: tuple) -> tuple[str, ...]:
         try:
-            return required_literals(regex)
+            return required_literals(regex, ref.count if ref is not None else None)
         except LiteralError as exc:
             problems.append(Problem(where, line_of(node, loc), f"{'.'.join(map(str, loc))}: regex {exc}"))
             return ()
@@ -210,7 +285,8 @@ def compile_one(path: Path, data: bytes) -> tuple[Signature | None, list[Problem
             test = next(k for k in TESTS if getattr(e, k) is not None)
             value = getattr(e, test)
             lits = literals(value, ("causes", ci, "when", ei, test)) if test in ("line", "no_line") else ()
-            when.append(EvidenceSpec(e.says, test, value, lits, e.required))
+            context = bool(test == "line" and lits and ref is not None and not ref.selective(lits))
+            when.append(EvidenceSpec(e.says, test, value, lits, e.required, context))
         causes.append(CauseSpec(c.id, c.title, c.cause, tuple(c.remedy), tuple(when)))
     if problems:
         return None, problems

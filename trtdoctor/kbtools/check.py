@@ -12,7 +12,11 @@ Every problem is reported as ``file:line: sentence``. The gate refuses:
 - an example whose top diagnosis is another signature (for a warning: that does not note it);
 - a pattern that also matches an example of another signature, unless one outranks the other or the
   pattern is a consequence or warning, which by nature follow other errors;
-- a pattern of an error or consequence signature that matches a negative log.
+- a pattern of an error or consequence signature that matches a negative log;
+- a pattern (or a ``no_line`` evidence) whose scan literals are not selective: an operator's name alone, or
+  literals on more than 0.1% of the lines of the reference verbose log (``corpus/negative/zoo-rtx-verbose-16.log``,
+  a real TensorRT-RTX VERBOSE build), since the scanner decodes and matches every line they select.
+  A ``line`` evidence with such literals is not refused: it is read only near the lines the scanner selects.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ from pathlib import Path
 
 from trtdoctor import versions
 from trtdoctor.kb.compiled import KnowledgeBase, Signature
-from trtdoctor.kb.load import KnowledgeBaseError, Problem, compile_files, signature_files
+from trtdoctor.kb.literals import is_op_name
+from trtdoctor.kb.load import (REFERENCE_LOG, SELECTIVE, KnowledgeBaseError, Problem, Reference, compile_files,
+                               reference, signature_files)
 
 try:
     import re._constants as _c
@@ -212,9 +218,51 @@ def check(paths: Sequence[Path], corpus: Path, *, run_examples: bool = True) -> 
                                                 f"patterns.{i} also matches {log}:{n}, an example of {other.id}; "
                                                 "make it more specific, or declare which outranks the other"))
 
+    ref = _reference(corpus)
+    if ref is not None:
+        for sig in kb.signatures:
+            for field, literals in _scanned(sig):
+                why = selectivity(literals, ref)
+                if why:
+                    problems.append(Problem(sig.path, _line(sig, field), f"{field}: {why}"))
+
     if run_examples:
         problems.extend(_run_examples(kb, corpus))
     return CheckResult(problems, len(kb.signatures), examples_total, len(negatives))
+
+
+def _reference(corpus: Path) -> Reference | None:
+    path = corpus / REFERENCE_LOG
+    if path.is_file():
+        return Reference(path.read_bytes(), str(path))
+    return reference()  # a private corpus without one: the bundled reference
+
+
+def _scanned(sig: Signature) -> list[tuple[str, tuple[str, ...]]]:
+    """The regexes whose literals the scanner searches the whole log for: patterns and no_line evidence."""
+    out = [(f"patterns.{i}.regex", p.literals) for i, p in enumerate(sig.patterns)]
+    for ci, c in enumerate(sig.causes):
+        for ei, e in enumerate(c.when):
+            if e.test == "no_line" and e.literals:
+                out.append((f"causes.{ci}.when.{ei}.no_line", e.literals))
+    return out
+
+
+def selectivity(literals: Sequence[str], ref: Reference) -> str | None:
+    """Why the scan literals of a regex are not selective enough; None when they are."""
+    ops = [lit for lit in literals if is_op_name(lit)]
+    advice = ("give the regex a longer literal that only this failure prints (the words around the name), or "
+              "a second required literal: of all the literals a regex requires, the scanner searches for the rarest")
+    if ops:
+        return (f"its scan literal {ops[0]!r} is an ONNX operator's name, which a verbose build log prints on nearly "
+                f"every line; {advice}")
+    n = ref.count(tuple(literals))
+    if n <= ref.limit:
+        return None
+    worst = max(literals, key=lambda lit: ref.count((lit,)))
+    return (f"its scan literal {worst!r} selects {ref.count((worst,))} of the {ref.total} lines of the reference "
+            f"verbose log {ref.path} ({n} with the other literals; at most {SELECTIVE:.1%}, {ref.limit} lines); "
+            f"{advice}")
 
 
 def _run_examples(kb: KnowledgeBase, corpus: Path) -> list[Problem]:
