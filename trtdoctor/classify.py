@@ -64,7 +64,9 @@ class Model:
         return x / norm if norm else x
 
     def raw_proba(self, text: str) -> np.ndarray:
-        z = self.coef @ self.vector(text) + self.intercept
+        x = self.vector(text)
+        used = np.flatnonzero(x)  # a few hundred of tens of thousands of features: only their columns
+        z = self.coef[:, used].astype(np.float64) @ x[used] + self.intercept
         z = np.exp(z - z.max())
         return z / z.sum()
 
@@ -84,24 +86,47 @@ class Model:
         return out
 
     # -- safe storage: arrays and JSON, never pickle
-    def save(self, path: Path) -> None:
+    def save(self, path: Path, key: str = "") -> None:
+        """Plain arrays: the vocabulary as UTF-8 lines, the coefficients as float16 (``fit`` rounds them so,
+        so that the model in memory and the one read back agree exactly), and the key it was trained for."""
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npz")
         keys = sorted(self.vocab, key=self.vocab.get)
-        np.savez_compressed(tmp, vocab=np.array(json.dumps(keys)), idf=self.idf, coef=self.coef,
+        np.savez_compressed(tmp, vocab=np.frombuffer("\n".join(keys).encode("utf-8"), dtype=np.uint8),
+                            idf=self.idf.astype(np.float32), coef=self.coef.astype(np.float16),
                             intercept=self.intercept, classes=np.array(json.dumps(self.classes)),
-                            calib_x=self.calib_x, calib_y=self.calib_y)
+                            calib_x=self.calib_x, calib_y=self.calib_y, key=np.array(key))
         os.replace(tmp, path)
 
-    @classmethod
-    def load(cls, path: Path) -> "Model":
+    @staticmethod
+    def stored_key(path: Path) -> str:
         with np.load(path, allow_pickle=False) as data:
-            keys = json.loads(str(data["vocab"]))
-            return cls({k: i for i, k in enumerate(keys)}, data["idf"], data["coef"], data["intercept"],
-                       json.loads(str(data["classes"])), data["calib_x"], data["calib_y"])
+            return str(data["key"]) if "key" in data.files else ""
+
+    @classmethod
+    def load(cls, path: Path, key: str | None = None) -> "Model":
+        """Read a saved model; with ``key``, raise KeyError unless it was trained for that key."""
+        with np.load(path, allow_pickle=False) as data:
+            if key is not None and (str(data["key"]) if "key" in data.files else "") != key:
+                raise KeyError(f"{path} was trained for another knowledge base or corpus")
+            raw = data["vocab"]
+            keys = raw.tobytes().decode("utf-8").split("\n") if raw.dtype == np.uint8 else json.loads(str(raw))
+            # The coefficients stay float16 (what fit rounded them to); raw_proba widens the columns it uses.
+            return cls(dict(zip(keys, range(len(keys)))), data["idf"].astype(np.float64),
+                       data["coef"], data["intercept"], json.loads(str(data["classes"])),
+                       data["calib_x"], data["calib_y"])
 
 
 def fit(docs: Sequence[Doc], *, calibrate: bool = True, seed: int = 0) -> Model:
+    import warnings
+
+    # scikit-learn warns, on the user's terminal, that most labels have few examples: true, and known.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _fit(docs, calibrate=calibrate, seed=seed)
+
+
+def _fit(docs: Sequence[Doc], *, calibrate: bool, seed: int) -> Model:
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
 
@@ -112,7 +137,9 @@ def fit(docs: Sequence[Doc], *, calibrate: bool = True, seed: int = 0) -> Model:
     clf = LogisticRegression(C=20.0, max_iter=3000, random_state=seed)
     clf.fit(x, labels)
     vocab = {k: int(v) for k, v in vec.vocabulary_.items()}
-    model = Model(vocab, vec.idf_.astype(np.float64), clf.coef_.astype(np.float64), clf.intercept_.astype(np.float64),
+    # float32 and float16 are what a saved model keeps: round here, so that saving changes nothing.
+    model = Model(vocab, vec.idf_.astype(np.float32).astype(np.float64),
+                  clf.coef_.astype(np.float16).astype(np.float64), clf.intercept_.astype(np.float64),
                   [str(c) for c in clf.classes_], np.array([]), np.array([]))
     if len(clf.classes_) == 2:  # binary LR has one row of coefficients; keep the multinomial shape
         model.coef = np.vstack([-model.coef[0] / 2, model.coef[0] / 2])

@@ -11,6 +11,7 @@ which keys what is derived from it, such as the classifier.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -24,7 +25,7 @@ from trtdoctor.kb.compiled import CauseSpec, EvidenceSpec, KnowledgeBase, Patter
 
 ENV_KB = "TRTDOCTOR_KB"
 ENV_CACHE = "TRTDOCTOR_CACHE_DIR"
-_FORMAT = 2  # bump when the compiled form changes (2: literals chosen by rarity, context evidence)
+_FORMAT = 3  # bump when the compiled form changes (2: literals chosen by rarity, context evidence; 3: key by name)
 # The reference verbose log: a real successful TensorRT-RTX VERBOSE build (corpus/negative), on which every
 # literal's selectivity is measured. A literal may select at most SELECTIVE of its lines.
 REFERENCE_LOG = "negative/zoo-rtx-verbose-16.log"
@@ -160,12 +161,46 @@ def _cache_dir() -> Path:
 
 
 def _key(files: Sequence[Path], contents: Sequence[bytes]) -> str:
+    """A hash of the signature files' names and contents, and of the reference log that chose their literals:
+    the same wherever the package is installed."""
     import hashlib
 
     h = hashlib.sha256(f"{__version__}/{_FORMAT}".encode())
     for path, data in zip(files, contents):
-        h.update(str(path).encode() + b"\0" + hashlib.sha256(data).digest())
+        h.update(path.name.encode() + b"\0" + hashlib.sha256(data).digest())
+    ref = reference()
+    h.update(b"reference\0" + hashlib.sha256(ref.data.encode("utf-8") if ref is not None else b"").digest())
     return h.hexdigest()[:32]
+
+
+def shipped_dir() -> Path:
+    """Where the package keeps what `trtdoctor kb train` built for the bundled knowledge base."""
+    return Path(__file__).resolve().parent.parent / "_model"
+
+
+def shipped_kb(key: str) -> KnowledgeBase | None:
+    """The compiled bundled knowledge base that ships with the package, if it was compiled from these files."""
+    try:
+        data = json.loads((shipped_dir() / "kb.json").read_text(encoding="utf-8"))
+        if data.get("key") != key:
+            return None
+        kb = KnowledgeBase.from_json(data)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    bundled = bundled_dir()
+    # It was compiled elsewhere: its signatures' paths are file names, here made paths again.
+    return KnowledgeBase(tuple(dataclasses.replace(s, path=str(bundled / s.path)) for s in kb.signatures), kb.key)
+
+
+def write_shipped_kb(kb: KnowledgeBase) -> Path:
+    """Write the compiled bundled knowledge base into the package (`trtdoctor kb train`)."""
+    data = kb.to_json()
+    for sig in data["signatures"]:
+        sig["path"] = Path(sig["path"]).name
+    path = shipped_dir() / "kb.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    return path
 
 
 def _fingerprint(files: Sequence[Path]) -> str:
@@ -191,7 +226,12 @@ def load(extra: Iterable[str | os.PathLike[str]] = (), *, use_cache: bool = True
         except (OSError, ValueError, KeyError, TypeError):
             pass
     contents = [f.read_bytes() for f in files]
-    kb = compile_files(files, contents, _key(files, contents))
+    key = _key(files, contents)
+    # A first run (no cache yet) on the bundled signatures uses the compiled form shipped with the package:
+    # compiling them (YAML, validation) costs a second.
+    kb = shipped_kb(key) if use_cache and files and all(f.parent == files[0].parent for f in files) else None
+    if kb is None:
+        kb = compile_files(files, contents, key)
     if use_cache:
         _write_cache(cache, kb)
     return kb
