@@ -123,7 +123,16 @@ def explain(
         _write(render(report, format.value, colour=use_colour, verbose=verbose))
         raise typer.Exit(report.exit_code)
 
-    from trtdoctor.batch import explain_many, render_summary
+    from trtdoctor.batch import explain_many, render_summary, summarise_many
+
+    if summary:  # counts only: memory stays flat however many logs there are
+        data, errors, diagnosed = summarise_many(inputs, jobs=jobs, **options)
+        for error in errors:
+            typer.echo(f"trtdoctor: {error}", err=True)
+        _write(render_summary(data, format.value))
+        if errors:
+            raise typer.Exit(EXIT_BAD_INPUT)
+        raise typer.Exit(EXIT_DIAGNOSED if diagnosed else EXIT_UNKNOWN)
 
     results = explain_many(inputs, jobs=jobs, **options)
     bad = 0

@@ -40,7 +40,11 @@ def knowledge_base(kb_dirs: Iterable[str | os.PathLike[str]] = ()) -> Knowledge:
 
 def literals(matcher: Matcher) -> frozenset[str]:
     """Every literal the scanner must find: the signatures', the facts' and the error markers'."""
-    return frozenset(matcher.literals | set(facts_mod.LITERALS) | set(facts_mod.ERROR_MARKERS))
+    found = getattr(matcher, "_scan_literals", None)
+    if found is None:  # once per knowledge base: many logs explained in one process share it
+        found = matcher._scan_literals = frozenset(matcher.literals | set(facts_mod.LITERALS)  # type: ignore[attr-defined]
+                                                   | set(facts_mod.ERROR_MARKERS))
+    return found
 
 
 def scan_lines(stream: BinaryIO, knowledge: Knowledge) -> list[LogLine]:

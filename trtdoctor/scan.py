@@ -33,10 +33,18 @@ class Scan:
     engine: str = "re"
 
 
+_ENCODED: dict[frozenset[str], list[bytes]] = {}
+
+
 def _encoded(literals: Iterable[str]) -> list[bytes]:
+    key = literals if isinstance(literals, frozenset) else None
+    if key is not None and key in _ENCODED:
+        return _ENCODED[key]
     unique = sorted({lit.encode("utf-8") for lit in literals if lit})
     if not unique:
         raise ValueError("no literals to scan for")
+    if key is not None and len(_ENCODED) < 8:
+        _ENCODED[key] = unique
     return unique
 
 
@@ -155,7 +163,7 @@ def _read_ahead(chunks: Iterator[Chunk]) -> Iterator[Chunk]:
 
 def scan(chunks: Iterator[Chunk], literals: Iterable[str], keep: int = KEEP, context: Iterable[str] = ()) -> Scan:
     wanted = _encoded(literals)
-    context_wanted = sorted({lit.encode("utf-8") for lit in context if lit} - set(wanted))
+    context_wanted = sorted(set(_encoded(context)) - set(wanted)) if context else []
     rx, engine, crx = None, "find", None
     head: list[LogLine] = []
     tail: deque[LogLine] = deque(maxlen=keep // 2)

@@ -96,11 +96,15 @@ def train(kb, corpus: Path | None = None, *, key: str | None = None, ship: bool 
     return model, docs, path
 
 
+_KEYS: dict[tuple[str, Path], str] = {}
+
+
 def model_for(kb, corpus: Path | None = None) -> Model:
     """The trained model for a knowledge base: from memory, the package (the bundled signatures, as shipped), the
     cache (private signatures), or trained now and cached."""
     corpus = corpus or corpus_dir()
-    key = _key(kb, corpus)
+    # Hashing the corpus once per process: many logs explained in one process (explain DIR) pay it once.
+    key = _KEYS.get((kb.key, corpus)) or _KEYS.setdefault((kb.key, corpus), _key(kb, corpus))
     if key in _MODELS:
         return _MODELS[key]
     for path in (shipped_path(), cache_path(kb, key=key)):
