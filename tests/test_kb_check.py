@@ -152,3 +152,17 @@ def test_unselective_literals_are_refused_with_advice(tmp_path, regex, literal, 
     text = messages(check([kb], corpus, run_examples=False))
     assert "patterns.0.regex" in text and repr(literal) in text and why in text
     assert "a second required literal" in text and "rarest" in text
+
+
+def test_every_literal_the_whole_log_is_searched_for_is_selective_on_the_reference_verbose_log():
+    # Signatures' patterns are held to it by the gate; the facts' and error markers' literals by this test.
+    from trtdoctor import pipeline
+    from trtdoctor.kb.load import reference
+    from trtdoctor.kbtools.check import selectivity
+
+    ref = reference()
+    assert ref is not None and ref.total > 1000
+    _, matcher = pipeline.knowledge_base()
+    for lit in sorted(pipeline.literals(matcher)):
+        assert ref.count((lit,)) <= ref.limit, f"{lit!r} selects {ref.count((lit,))} of {ref.total} reference lines"
+    assert selectivity(("Concat",), ref) and not selectivity(("Myelin support for convolution with ",), ref)
