@@ -299,9 +299,14 @@ def rg_patterns(dest: Path) -> Path | None:
     out = []
     for sig in load(use_cache=False).signatures:
         for p in sig.patterns:
-            ok = subprocess.run(["rg", "-q", "-e", p.regex, "/dev/null"], capture_output=True).returncode != 2
-            out.extend([p.regex] if ok else [re.escape(lit) for lit in p.literals])
+            regex = re.sub(r"\(\?P<\w+>", "(", p.regex)  # rg joins the lines into one regex: no duplicate names
+            ok = subprocess.run(["rg", "-q", "-e", regex, "/dev/null"], capture_output=True).returncode != 2
+            out.extend([regex] if ok else [re.escape(lit) for lit in p.literals])
     dest.write_text("\n".join(out) + "\n")
+    # A pattern rg cannot compile would make it exit at once and look fast: refuse to measure that.
+    check = subprocess.run(["rg", "-c", "-f", str(dest), "/dev/null"], capture_output=True, text=True)
+    if check.returncode == 2:
+        raise SystemExit(f"rg rejects the patterns: {check.stderr.strip()[-300:]}")
     return dest
 
 
