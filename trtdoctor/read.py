@@ -146,10 +146,17 @@ def chunks(stream: BinaryIO, size: int = CHUNK, *, numbered: bool = True) -> Ite
     try:
         for block in _raw_blocks(stream, head, encoding, size):
             # A CR at the end of a block may be half of a CRLF: keep it for the next block.
-            data = carry + block
-            hold = b""
-            if data.endswith(b"\r"):
-                data, hold = data[:-1], b"\r"
+            end, hold = (len(block) - 1, b"\r") if block.endswith(b"\r") else (len(block), b"")
+            cut = block.rfind(b"\n", 0, end)
+            if cut >= 0:  # the common case: one copy of the block's whole lines, the carry in front
+                whole = memoryview(block)[: cut + 1]
+                out = _normalise(b"".join((carry, whole)) if carry else bytes(whole))
+                n = out.count(b"\n") if numbered else 0
+                yield Chunk(out, line, continues, n)
+                line += n
+                carry, continues = block[cut + 1:end] + hold, False
+                continue
+            data = carry + block[:end]
             cut = data.rfind(b"\n")
             if cut < 0:
                 if len(data) < MAX_LINE:
