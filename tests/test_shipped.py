@@ -31,10 +31,12 @@ def test_shipped_knowledge_base_is_the_one_kb_compiles_to():
 
 def test_shipped_classifier_was_trained_on_this_knowledge_base_and_corpus():
     _, _, key = _current()
-    kb = load.shipped_kb(key)
-    assert kb is not None, f"trtdoctor/_model/kb.json is {REBUILD}"
+    shipped = load.shipped_kb(key)
+    assert shipped is not None, f"trtdoctor/_model/kb.json is {REBUILD}"
+    kb = shipped[0]
     assert classify.Model.stored_key(train.shipped_path()) == train._key(kb, load.corpus_dir()), \
         f"trtdoctor/_model/classifier.npz is {REBUILD}"
+    classify.Model.load(train.shipped_path(), quick=train._quick_key(kb, load.corpus_dir()))  # what a run checks
 
 
 def test_a_first_run_writes_nothing_but_its_own_messages_to_stderr(tmp_path):

@@ -93,7 +93,7 @@ class Model:
         return out
 
     # -- safe storage: arrays and JSON, never pickle
-    def save(self, path: Path, key: str = "") -> None:
+    def save(self, path: Path, key: str = "", quick: str = "") -> None:
         """Plain arrays: the vocabulary as UTF-8 lines, the coefficients as float16 (``fit`` rounds them so,
         so that the model in memory and the one read back agree exactly), and the key it was trained for."""
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -102,7 +102,8 @@ class Model:
         np.savez_compressed(tmp, vocab=np.frombuffer("\n".join(keys).encode("utf-8"), dtype=np.uint8),
                             idf=self.idf.astype(np.float32), coef=self.coef.astype(np.float16),
                             intercept=self.intercept, classes=np.array(json.dumps(self.classes)),
-                            calib_x=self.calib_x, calib_y=self.calib_y, key=np.array(key))
+                            calib_x=self.calib_x, calib_y=self.calib_y, key=np.array(key),
+                            quick=np.array(quick))
         os.replace(tmp, path)
 
     @staticmethod
@@ -111,11 +112,13 @@ class Model:
             return str(data["key"]) if "key" in data.files else ""
 
     @classmethod
-    def load(cls, path: Path, key: str | None = None) -> "Model":
-        """Read a saved model; with ``key``, raise KeyError unless it was trained for that key."""
+    def load(cls, path: Path, key: str | None = None, quick: str | None = None) -> "Model":
+        """Read a saved model; with ``key`` (or ``quick``, the cheaper key), raise KeyError unless it was trained
+        for that key."""
         with np.load(path, allow_pickle=False) as data:
-            if key is not None and (str(data["key"]) if "key" in data.files else "") != key:
-                raise KeyError(f"{path} was trained for another knowledge base or corpus")
+            for name, wanted in (("key", key), ("quick", quick)):
+                if wanted is not None and (str(data[name]) if name in data.files else "") != wanted:
+                    raise KeyError(f"{path} was trained for another knowledge base or corpus")
             raw = data["vocab"]
             keys = raw.tobytes().decode("utf-8").split("\n") if raw.dtype == np.uint8 else json.loads(str(raw))
             # The coefficients stay float16 (what fit rounded them to); raw_proba widens the columns it uses.

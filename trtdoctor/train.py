@@ -66,6 +66,15 @@ def _key(kb, corpus: Path) -> str:
     return h.hexdigest()[:32]
 
 
+def _quick_key(kb, corpus: Path) -> str:
+    """The knowledge base's hash with the corpus's file names and sizes, not contents: enough to tell the model
+    shipped in the package from another (tests/test_shipped.py checks the full key in the repository)."""
+    h = hashlib.sha256(f"{__version__}/{_FORMAT}/{kb.key}".encode())
+    for path in sorted(corpus.glob("*/*.log")) + sorted(corpus.glob("*/*.yaml")):
+        h.update(f"{path.parent.name}/{path.name}\0{path.stat().st_size}\n".encode())
+    return h.hexdigest()[:32]
+
+
 _MODELS: dict[str, Model] = {}
 
 
@@ -87,31 +96,41 @@ def train(kb, corpus: Path | None = None, *, key: str | None = None, ship: bool 
     key = key or _key(kb, corpus)
     docs = log_docs(kb, corpus) + signature_docs(kb)
     model = _MODELS[key] = fit(docs)
+    quick = _quick_key(kb, corpus)
     for path in ([shipped_path()] if ship else []) + [cache_path(kb, key=key)]:
         try:
-            model.save(path, key)
+            model.save(path, key, quick)
             break
         except OSError:
             continue  # a read-only package or cache only costs the next run a retraining
     return model, docs, path
 
 
-_KEYS: dict[tuple[str, Path], str] = {}
+_KEYS: dict[tuple, str] = {}
 
 
 def model_for(kb, corpus: Path | None = None) -> Model:
     """The trained model for a knowledge base: from memory, the package (the bundled signatures, as shipped), the
     cache (private signatures), or trained now and cached."""
     corpus = corpus or corpus_dir()
+    quick = _quick_key(kb, corpus) if (kb.key, corpus, "quick") not in _KEYS else _KEYS[kb.key, corpus, "quick"]
+    _KEYS[kb.key, corpus, "quick"] = quick
+    if quick in _MODELS:
+        return _MODELS[quick]
+    try:
+        model = _MODELS[quick] = Model.load(shipped_path(), quick=quick)
+        return model
+    except (OSError, ValueError, KeyError):
+        pass
     # Hashing the corpus once per process: many logs explained in one process (explain DIR) pay it once.
     key = _KEYS.get((kb.key, corpus)) or _KEYS.setdefault((kb.key, corpus), _key(kb, corpus))
     if key in _MODELS:
         return _MODELS[key]
-    for path in (shipped_path(), cache_path(kb, key=key)):
-        try:
-            model = _MODELS[key] = Model.load(path, key)
-            return model
-        except (OSError, ValueError, KeyError):
-            continue
+    try:
+        model = _MODELS[key] = _MODELS[quick] = Model.load(cache_path(kb, key=key), key)
+        return model
+    except (OSError, ValueError, KeyError):
+        pass
     model, _, _ = train(kb, corpus, key=key)
+    _MODELS[quick] = model
     return model

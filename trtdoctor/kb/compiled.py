@@ -75,6 +75,8 @@ class KnowledgeBase:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "KnowledgeBase":
+        """``base``, where present, is the directory of signature files whose names the paths are."""
+        base = data.get("base")
         sigs = []
         for s in data["signatures"]:
             sigs.append(Signature(
@@ -88,5 +90,5 @@ class KnowledgeBase:
                                              for e in c["when"]))
                              for c in s["causes"]),
                 probes=tuple(s["probes"]), references=tuple(s["references"]),
-                outranks=tuple(s["outranks"]), path=s["path"]))
+                outranks=tuple(s["outranks"]), path=f"{base}/{s['path']}" if base else s["path"]))
         return cls(tuple(sigs), data["key"])

@@ -178,18 +178,19 @@ def shipped_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "_model"
 
 
-def shipped_kb(key: str) -> KnowledgeBase | None:
-    """The compiled bundled knowledge base that ships with the package, if it was compiled from these files."""
+def shipped_kb(key: str) -> tuple[KnowledgeBase, str] | None:
+    """The compiled bundled knowledge base that ships with the package, if it was compiled from these files, and
+    its JSON text for the cache (its paths are file names, made paths again by the ``base`` put in front)."""
     try:
-        data = json.loads((shipped_dir() / "kb.json").read_text(encoding="utf-8"))
-        if data.get("key") != key:
+        text = (shipped_dir() / "kb.json").read_text(encoding="utf-8")
+        data = json.loads(text)
+        if data.get("key") != key or "base" in data or not text.startswith("{"):
             return None
-        kb = KnowledgeBase.from_json(data)
+        base = json.dumps(str(bundled_dir()))
+        data["base"] = json.loads(base)
+        return KnowledgeBase.from_json(data), '{"base": ' + base + ", " + text[1:]
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    bundled = bundled_dir()
-    # It was compiled elsewhere: its signatures' paths are file names, here made paths again.
-    return KnowledgeBase(tuple(dataclasses.replace(s, path=str(bundled / s.path)) for s in kb.signatures), kb.key)
 
 
 def write_shipped_kb(kb: KnowledgeBase) -> Path:
@@ -229,22 +230,27 @@ def load(extra: Iterable[str | os.PathLike[str]] = (), *, use_cache: bool = True
     key = _key(files, contents)
     # A first run (no cache yet) on the bundled signatures uses the compiled form shipped with the package:
     # compiling them (YAML, validation) costs a second.
-    kb = shipped_kb(key) if use_cache and files and all(f.parent == files[0].parent for f in files) else None
-    if kb is None:
-        kb = compile_files(files, contents, key)
+    shipped = shipped_kb(key) if use_cache and files and all(f.parent == files[0].parent for f in files) else None
+    if shipped is not None:
+        _write_cache(cache, text=shipped[1])  # the text as shipped: no second serialisation
+        return shipped[0]
+    kb = compile_files(files, contents, key)
     if use_cache:
         _write_cache(cache, kb)
     return kb
 
 
-def _write_cache(cache: Path, kb: KnowledgeBase) -> None:
+def _write_cache(cache: Path, kb: KnowledgeBase | None = None, text: str | None = None) -> None:
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         import tempfile
 
         fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=".kb-", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(kb.to_json(), out)
+            if text is not None:
+                out.write(text)
+            else:
+                json.dump(kb.to_json(), out)  # type: ignore[union-attr]
         os.replace(tmp, cache)
     except OSError:
         pass  # a read-only home only costs the next run a recompile
