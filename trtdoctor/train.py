@@ -80,12 +80,12 @@ _MODELS: dict[str, Model] = {}
 
 def shipped_path() -> Path:
     """The model that ships with the package, trained by `trtdoctor kb train` on the bundled signatures."""
-    return shipped_dir() / "classifier.npz"
+    return shipped_dir() / "classifier.bin"
 
 
 def cache_path(kb, corpus: Path | None = None, *, key: str | None = None) -> Path:
     """Where the model for this knowledge base and corpus is cached (keyed by a hash of both)."""
-    return _cache_dir() / f"classifier-{key or _key(kb, corpus or corpus_dir())}.npz"
+    return _cache_dir() / f"classifier-{key or _key(kb, corpus or corpus_dir())}.bin"
 
 
 def train(kb, corpus: Path | None = None, *, key: str | None = None, ship: bool = False) -> tuple[Model, list[Doc], Path]:
