@@ -175,13 +175,17 @@ def test_api_accepts_text_bytes_and_paths():
         trtdoctor.explain(b"")
 
 
-def test_kb_train_trains_caches_and_the_cache_is_what_explain_uses():
+def test_kb_train_trains_caches_and_the_cache_is_what_explain_uses(tmp_path):
     from trtdoctor import api, classify, train
 
-    result = runner.invoke(app, ["kb", "train"])
+    # With a private --kb directory the model is cached (the bundled signatures alone: written into the package,
+    # which tests leave alone; tests/test_shipped.py checks that one).
+    private = tmp_path / "private-kb"
+    private.mkdir()
+    result = runner.invoke(app, ["kb", "train", "--kb", str(private)])
     assert result.exit_code == 0, result.output
     assert "trained on" in result.output and "cached at" in result.output
-    kb, _ = api.knowledge_base()
+    kb, _ = api.knowledge_base([private])
     path = train.cache_path(kb)
     assert str(path) in result.output and path.is_file()
     loaded = classify.Model.load(path)

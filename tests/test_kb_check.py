@@ -140,3 +140,29 @@ def test_corpus_folder_without_signature_is_reported_for_the_whole_kb_only(tmp_p
     assert "widget-gone" in whole and "names no signature" in whole
     # A contributor checking the one file they wrote is not told about other folders.
     assert "names no signature" not in messages(check([kb / "frob-fail.yaml"], corpus))
+
+
+@pytest.mark.parametrize("regex,literal,why", [
+    (r"\w+ \[(?:Concat|Split)\]", " [Concat]", "operator's name"),
+    (r"\w+ \[Concat\] inputs", " [Concat] inputs", "selects 16 of the"),
+    (r"Registering layer: \S+ for ONNX node", " for ONNX node", "selects 177 of the"),  # the rarer of the two
+])
+def test_unselective_literals_are_refused_with_advice(tmp_path, regex, literal, why):
+    kb, corpus = write_kb(tmp_path, {"frob-fail": GOOD.format(id="frob-fail", regex=regex)}, {})
+    text = messages(check([kb], corpus, run_examples=False))
+    assert "patterns.0.regex" in text and repr(literal) in text and why in text
+    assert "a second required literal" in text and "rarest" in text
+
+
+def test_every_literal_the_whole_log_is_searched_for_is_selective_on_the_reference_verbose_log():
+    # Signatures' patterns are held to it by the gate; the facts' and error markers' literals by this test.
+    from trtdoctor import pipeline
+    from trtdoctor.kb.load import reference
+    from trtdoctor.kbtools.check import selectivity
+
+    ref = reference()
+    assert ref is not None and ref.total > 1000
+    _, matcher = pipeline.knowledge_base()
+    for lit in sorted(pipeline.literals(matcher)):
+        assert ref.count((lit,)) <= ref.limit, f"{lit!r} selects {ref.count((lit,))} of {ref.total} reference lines"
+    assert selectivity(("Concat",), ref) and not selectivity(("Myelin support for convolution with ",), ref)

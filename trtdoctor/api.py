@@ -48,7 +48,7 @@ def explain_stream(stream: BinaryIO, *, source: str = "<stream>", kb_dirs: Itera
                    min_confidence: float = 0.3, classifier: bool = True,
                    probe_outcomes: Mapping[str, str] | None = None) -> Report:
     """Explain a log read from a binary stream (a file, a pipe, standard input)."""
-    return explain_chunks(read.chunks(stream), source=source, kb_dirs=kb_dirs, min_confidence=min_confidence,
+    return explain_chunks(read.chunks(stream, numbered=False), source=source, kb_dirs=kb_dirs, min_confidence=min_confidence,
                           classifier=classifier, probe_outcomes=probe_outcomes)
 
 

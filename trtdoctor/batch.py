@@ -33,6 +33,51 @@ def explain_many(paths: Sequence[str], *, jobs: int = 1, **options: Any) -> list
         return list(pool.map(_one, paths, [options] * len(paths), chunksize=max(1, len(paths) // (workers * 4))))
 
 
+# What a worker sends back for a summary: (path, top signature id or None, its title, error). Reports stay in the
+# worker, so that memory does not grow with the number of logs.
+Brief = tuple[str, "str | None", "str | None", "str | None"]
+
+
+def _brief(path: str, options: dict[str, Any]) -> Brief:
+    path, report, error = _one(path, options)
+    if report is None or not report.diagnoses:
+        return path, None, None, error
+    return path, report.diagnoses[0].id, report.diagnoses[0].title, None
+
+
+def summarise_many(paths: Sequence[str], *, jobs: int = 1, **options: Any) -> tuple[dict[str, Any], list[str], int]:
+    """The summary of many logs (as ``summary``), the errors, and how many logs were diagnosed; only counts are
+    kept, in this process and the workers alike."""
+    workers = (os.cpu_count() or 1) if jobs == 0 else jobs
+    options["kb_dirs"] = [str(d) for d in options.get("kb_dirs", ())]
+    counts: Counter[str] = Counter()
+    titles: dict[str, str] = {}
+    errors: list[str] = []
+    logs = 0
+
+    def add(brief: Brief) -> None:
+        nonlocal logs
+        _, top, title, error = brief
+        if error is not None:
+            errors.append(error)
+            return
+        logs += 1
+        key = top or "(unknown)"
+        counts[key] += 1
+        titles[key] = title or "no known failure matched"
+
+    if workers <= 1 or len(paths) < 2:
+        for p in paths:
+            add(_brief(p, options))
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers, len(paths))) as pool:
+            for brief in pool.map(_brief, paths, [options] * len(paths),
+                                  chunksize=max(1, min(64, len(paths) // (workers * 4)))):
+                add(brief)
+    data = {"logs": logs, "signatures": [{"id": k, "title": titles[k], "logs": n} for k, n in counts.most_common()]}
+    return data, errors, logs - counts["(unknown)"]
+
+
 def summary(reports: Sequence[Report]) -> dict[str, Any]:
     counts: Counter[str] = Counter()
     titles: dict[str, str] = {}
@@ -48,8 +93,8 @@ def summary(reports: Sequence[Report]) -> dict[str, Any]:
             "signatures": [{"id": k, "title": titles[k], "logs": n} for k, n in counts.most_common()]}
 
 
-def render_summary(reports: Sequence[Report], fmt: str) -> str:
-    data = summary(reports)
+def render_summary(reports: "Sequence[Report] | dict[str, Any]", fmt: str) -> str:
+    data = reports if isinstance(reports, dict) else summary(reports)
     if fmt == "json":
         import json
 

@@ -137,7 +137,16 @@ def explain(
         _write(render(report, format.value, colour=use_colour, verbose=verbose))
         raise typer.Exit(report.exit_code)
 
-    from trtdoctor.batch import explain_many, render_summary
+    from trtdoctor.batch import explain_many, render_summary, summarise_many
+
+    if summary:  # counts only: memory stays flat however many logs there are
+        data, errors, diagnosed = summarise_many(inputs, jobs=jobs, **options)
+        for error in errors:
+            typer.echo(f"trtdoctor: {error}", err=True)
+        _write(render_summary(data, format.value))
+        if errors:
+            raise typer.Exit(EXIT_BAD_INPUT)
+        raise typer.Exit(EXIT_DIAGNOSED if diagnosed else EXIT_UNKNOWN)
 
     results = explain_many(inputs, jobs=jobs, **options)
     bad = 0
@@ -386,23 +395,33 @@ def kb_new(
 
 @kb_app.command("train")
 def kb_train(kb: KbOption = None) -> None:
-    """Train the classifier from the corpus and the signatures, and cache it (explain also does this on
-    first need; the cache is keyed by a hash of the knowledge base and the corpus)."""
+    """Train the classifier from the corpus and the signatures. For the bundled signatures alone, write it and
+    the compiled knowledge base into the package (trtdoctor/_model/, which ships: run this after changing kb/ or
+    corpus/); with --kb or $TRTDOCTOR_KB, cache it keyed by a hash of the knowledge base and the corpus (explain
+    also trains it on first need)."""
     import time
 
     from trtdoctor import api, train
-    from trtdoctor.kb.load import KnowledgeBaseError
+    from trtdoctor.kb.load import KnowledgeBaseError, compile_files, kb_dirs, signature_files, write_shipped_kb
 
     try:
         knowledge, _ = api.knowledge_base(kb or ())
     except KnowledgeBaseError as exc:
         raise _fail(f"knowledge base: {exc}") from None
+    ship = len(kb_dirs(kb or ())) == 1
     start = time.perf_counter()
-    model, docs, path = train.train(knowledge)
+    if ship:  # compiled afresh, not from a cache, since it ships
+        files = signature_files(kb_dirs())
+        contents = [f.read_bytes() for f in files]
+        from trtdoctor.kb.load import _key
+
+        knowledge = compile_files(files, contents, _key(files, contents))
+        _write(f"compiled {plural(len(knowledge.signatures), 'signature')} into {write_shipped_kb(knowledge)}")
+    model, docs, path = train.train(knowledge, ship=ship)
     logs = sum(1 for d in docs if not d.group.startswith("kb:"))
     _write(f"trained on {plural(logs, 'corpus log')} and {plural(len(docs) - logs, 'signature text')}, "
            f"{plural(len(model.classes), 'label')}, in {time.perf_counter() - start:.1f} s; "
-           f"cached at {path}")
+           f"{'written to' if ship and path == train.shipped_path() else 'cached at'} {path}")
 
 
 @kb_app.command("schema")

@@ -28,14 +28,17 @@ class Matcher:
         # matched on demand by the diagnosis step, but their literals must reach the scanner too.
         self._by_literal: dict[str, list[tuple[Signature, int]]] = {}
         evidence: set[str] = set()
+        context: set[str] = set()
         for sig in kb.signatures:
             for i, pattern in enumerate(sig.patterns):
                 for lit in pattern.literals:
                     self._by_literal.setdefault(lit, []).append((sig, i))
             for cause in sig.causes:
                 for item in cause.when:
-                    evidence.update(item.literals)
+                    (context if item.context else evidence).update(item.literals)
         self.literals: frozenset[str] = frozenset(self._by_literal) | evidence
+        # Literals of evidence that is not selective (operator names): read only near the lines selected.
+        self.context_literals: frozenset[str] = frozenset(context - self.literals)
         # A fixed order over (signature, pattern) pairs, so that hits come out in the same order every run.
         self._owners: list[tuple[Signature, int]] = []
         self._rank: dict[tuple[str, int], int] = {}

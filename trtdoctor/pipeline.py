@@ -40,12 +40,16 @@ def knowledge_base(kb_dirs: Iterable[str | os.PathLike[str]] = ()) -> Knowledge:
 
 def literals(matcher: Matcher) -> frozenset[str]:
     """Every literal the scanner must find: the signatures', the facts' and the error markers'."""
-    return frozenset(matcher.literals | set(facts_mod.LITERALS) | set(facts_mod.ERROR_MARKERS))
+    found = getattr(matcher, "_scan_literals", None)
+    if found is None:  # once per knowledge base: many logs explained in one process share it
+        found = matcher._scan_literals = frozenset(matcher.literals | set(facts_mod.LITERALS)  # type: ignore[attr-defined]
+                                                   | set(facts_mod.ERROR_MARKERS))
+    return found
 
 
 def scan_lines(stream: BinaryIO, knowledge: Knowledge) -> list[LogLine]:
     """The lines of a log that any signature, fact or error marker reads (for training and evaluation)."""
-    return scan_mod.scan(read.chunks(stream), literals(knowledge[1])).lines
+    return scan_mod.scan(read.chunks(stream, numbered=False), literals(knowledge[1]), context=knowledge[1].context_literals).lines
 
 
 def run(chunks: Iterator[read.Chunk], *, source: str, knowledge: Knowledge, min_confidence: float = 0.3,
@@ -54,7 +58,7 @@ def run(chunks: Iterator[read.Chunk], *, source: str, knowledge: Knowledge, min_
     """Explain one log. ``model`` is the classifier, or a function that returns it (called only when no
     pattern decides, so that the pattern-decided path never loads it); None: patterns only."""
     kb, matcher = knowledge
-    result = scan_mod.scan(chunks, literals(matcher))
+    result = scan_mod.scan(chunks, literals(matcher), context=matcher.context_literals)
     log_facts = facts_mod.extract(result.lines)
     hits = matcher.hits(result.lines)
     ranking = diagnose.rank(kb, matcher, hits, log_facts, result.lines, min_confidence=min_confidence,

@@ -128,8 +128,11 @@ def _raw_blocks(stream: BinaryIO, head: bytes, encoding: str, size: int) -> Iter
         yield block
 
 
-def chunks(stream: BinaryIO, size: int = CHUNK) -> Iterator[Chunk]:
-    """Read the whole stream as normalised chunks. Raises InputError for binary or empty input."""
+def chunks(stream: BinaryIO, size: int = CHUNK, *, numbered: bool = True) -> Iterator[Chunk]:
+    """Read the whole stream as normalised chunks. Raises InputError for binary or empty input.
+
+    ``numbered=False`` leaves ``first_line`` and ``newlines`` at 0: counting the line ends is a pass over
+    every byte, and the scanner, which must count up to each line it selects anyway, numbers lines itself."""
     try:
         head = stream.read(_SNIFF)
     except OSError as exc:
@@ -143,23 +146,30 @@ def chunks(stream: BinaryIO, size: int = CHUNK) -> Iterator[Chunk]:
     try:
         for block in _raw_blocks(stream, head, encoding, size):
             # A CR at the end of a block may be half of a CRLF: keep it for the next block.
-            data = carry + block
-            hold = b""
-            if data.endswith(b"\r"):
-                data, hold = data[:-1], b"\r"
+            end, hold = (len(block) - 1, b"\r") if block.endswith(b"\r") else (len(block), b"")
+            cut = block.rfind(b"\n", 0, end)
+            if cut >= 0:  # the common case: one copy of the block's whole lines, the carry in front
+                whole = memoryview(block)[: cut + 1]
+                out = _normalise(b"".join((carry, whole)) if carry else bytes(whole))
+                n = out.count(b"\n") if numbered else 0
+                yield Chunk(out, line, continues, n)
+                line += n
+                carry, continues = block[cut + 1:end] + hold, False
+                continue
+            data = carry + block[:end]
             cut = data.rfind(b"\n")
             if cut < 0:
                 if len(data) < MAX_LINE:
                     carry = data + hold
                     continue
                 out = _normalise(data)
-                n = out.count(b"\n")
+                n = out.count(b"\n") if numbered else 0
                 yield Chunk(out, line, continues, n)
                 line += n
                 carry, continues = hold, True
                 continue
             out = _normalise(data[: cut + 1])
-            n = out.count(b"\n")
+            n = out.count(b"\n") if numbered else 0
             yield Chunk(out, line, continues, n)
             line += n
             carry, continues = data[cut + 1:] + hold, False
@@ -169,7 +179,7 @@ def chunks(stream: BinaryIO, size: int = CHUNK) -> Iterator[Chunk]:
         out = _normalise(carry)
         if out:
             out = out if out.endswith(b"\n") else out + b"\n"
-            yield Chunk(out, line, continues, out.count(b"\n"))
+            yield Chunk(out, line, continues, out.count(b"\n") if numbered else 0)
 
 
 def decode_line(raw: bytes) -> str:

@@ -14,22 +14,10 @@ from trtdoctor import pipeline
 from trtdoctor._version import __version__
 from trtdoctor.classify import NONE, Doc, Model, fit
 from trtdoctor.errortext import _NUM, _SPACE, classifier_text
-from trtdoctor.kb.load import _cache_dir
+from trtdoctor.kb.load import _cache_dir, corpus_dir, shipped_dir
 from trtdoctor.match import Matcher
 
 _FORMAT = 2  # 2: consequence-only lines left out of the text
-
-
-def corpus_dir() -> Path:
-    try:
-        from importlib.resources import files
-
-        bundled = Path(str(files("trtdoctor._corpus")))
-        if bundled.is_dir() and (bundled / "negative").is_dir():
-            return bundled
-    except (ModuleNotFoundError, TypeError):
-        pass
-    return Path(__file__).resolve().parent.parent / "corpus"
 
 
 def thread(url: str) -> str:
@@ -78,37 +66,71 @@ def _key(kb, corpus: Path) -> str:
     return h.hexdigest()[:32]
 
 
+def _quick_key(kb, corpus: Path) -> str:
+    """The knowledge base's hash with the corpus's file names and sizes, not contents: enough to tell the model
+    shipped in the package from another (tests/test_shipped.py checks the full key in the repository)."""
+    h = hashlib.sha256(f"{__version__}/{_FORMAT}/{kb.key}".encode())
+    for path in sorted(corpus.glob("*/*.log")) + sorted(corpus.glob("*/*.yaml")):
+        h.update(f"{path.parent.name}/{path.name}\0{path.stat().st_size}\n".encode())
+    return h.hexdigest()[:32]
+
+
 _MODELS: dict[str, Model] = {}
+
+
+def shipped_path() -> Path:
+    """The model that ships with the package, trained by `trtdoctor kb train` on the bundled signatures."""
+    return shipped_dir() / "classifier.bin"
 
 
 def cache_path(kb, corpus: Path | None = None, *, key: str | None = None) -> Path:
     """Where the model for this knowledge base and corpus is cached (keyed by a hash of both)."""
-    return _cache_dir() / f"classifier-{key or _key(kb, corpus or corpus_dir())}.npz"
+    return _cache_dir() / f"classifier-{key or _key(kb, corpus or corpus_dir())}.bin"
 
 
-def train(kb, corpus: Path | None = None, *, key: str | None = None) -> tuple[Model, list[Doc], Path]:
-    """Train from the corpus and the signatures' own text, and cache the result (what `kb train` runs).
-    Returns the model, the documents it learnt from and where it is cached."""
+def train(kb, corpus: Path | None = None, *, key: str | None = None, ship: bool = False) -> tuple[Model, list[Doc], Path]:
+    """Train from the corpus and the signatures' own text, and keep the result (what `kb train` runs): in the
+    package when ``ship`` (the bundled signatures alone), else in the cache. Returns the model, the documents it
+    learnt from and where it was written."""
     corpus = corpus or corpus_dir()
     key = key or _key(kb, corpus)
     docs = log_docs(kb, corpus) + signature_docs(kb)
     model = _MODELS[key] = fit(docs)
-    path = cache_path(kb, key=key)
-    try:
-        model.save(path)
-    except OSError:
-        pass  # a read-only cache only costs the next run a retraining
+    quick = _quick_key(kb, corpus)
+    for path in ([shipped_path()] if ship else []) + [cache_path(kb, key=key)]:
+        try:
+            model.save(path, key, quick)
+            break
+        except OSError:
+            continue  # a read-only package or cache only costs the next run a retraining
     return model, docs, path
 
 
+_KEYS: dict[tuple, str] = {}
+
+
 def model_for(kb, corpus: Path | None = None) -> Model:
-    """The trained model for a knowledge base: from memory, from the cache, or trained now and cached."""
+    """The trained model for a knowledge base: from memory, the package (the bundled signatures, as shipped), the
+    cache (private signatures), or trained now and cached."""
     corpus = corpus or corpus_dir()
-    key = _key(kb, corpus)
+    quick = _quick_key(kb, corpus) if (kb.key, corpus, "quick") not in _KEYS else _KEYS[kb.key, corpus, "quick"]
+    _KEYS[kb.key, corpus, "quick"] = quick
+    if quick in _MODELS:
+        return _MODELS[quick]
+    try:
+        model = _MODELS[quick] = Model.load(shipped_path(), quick=quick)
+        return model
+    except (OSError, ValueError, KeyError):
+        pass
+    # Hashing the corpus once per process: many logs explained in one process (explain DIR) pay it once.
+    key = _KEYS.get((kb.key, corpus)) or _KEYS.setdefault((kb.key, corpus), _key(kb, corpus))
     if key in _MODELS:
         return _MODELS[key]
     try:
-        model = _MODELS[key] = Model.load(cache_path(kb, key=key))
+        model = _MODELS[key] = _MODELS[quick] = Model.load(cache_path(kb, key=key), key)
+        return model
     except (OSError, ValueError, KeyError):
-        model, _, _ = train(kb, corpus, key=key)
+        pass
+    model, _, _ = train(kb, corpus, key=key)
+    _MODELS[quick] = model
     return model

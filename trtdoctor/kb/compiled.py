@@ -25,6 +25,9 @@ class EvidenceSpec:
     value: str
     literals: tuple[str, ...] = ()
     required: bool = False
+    # A 'line' test whose literals are not selective (an operator's name; many lines of the reference verbose
+    # log): the scanner reads its lines only just before the lines it selects, not across the whole log.
+    context: bool = False
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,8 @@ class KnowledgeBase:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "KnowledgeBase":
+        """``base``, where present, is the directory of signature files whose names the paths are."""
+        base = data.get("base")
         sigs = []
         for s in data["signatures"]:
             sigs.append(Signature(
@@ -90,11 +95,12 @@ class KnowledgeBase:
                                for p in s["patterns"]),
                 affected=s["affected"], fixed_in=s["fixed_in"], cause=s["cause"], remedy=tuple(s["remedy"]),
                 causes=tuple(CauseSpec(c["id"], c["title"], c["cause"], tuple(c["remedy"]),
-                                       tuple(EvidenceSpec(e["says"], e["test"], e["value"], tuple(e["literals"]), e["required"])
+                                       tuple(EvidenceSpec(e["says"], e["test"], e["value"], tuple(e["literals"]), e["required"],
+                                                          e.get("context", False))
                                              for e in c["when"]), tuple(c.get("caveats", ())))
                              for c in s["causes"]),
                 probes=tuple(s["probes"]), references=tuple(s["references"]),
-                outranks=tuple(s["outranks"]), path=s["path"], caveats=tuple(s.get("caveats", ())),
-                tools=tuple(s.get("tools", ())), tags=tuple(s.get("tags", ())),
+                outranks=tuple(s["outranks"]), path=f"{base}/{s['path']}" if base else s["path"],
+                caveats=tuple(s.get("caveats", ())), tools=tuple(s.get("tools", ())), tags=tuple(s.get("tags", ())),
                 lookalikes=tuple(s.get("lookalikes", ()))))
         return cls(tuple(sigs), data["key"])

@@ -17,7 +17,11 @@ Every problem is reported as ``file:line: sentence``. The gate refuses:
   pool of clean logs (``--pool``);
 - a pattern that matches one of the signature's own ``lookalikes`` (lines that resemble its message but
   are not it);
-- an example whose sidecar ``tool`` lies outside the signature's ``tools``.
+- an example whose sidecar ``tool`` lies outside the signature's ``tools``;
+- a pattern (or a ``no_line`` evidence) whose scan literals are not selective: an operator's name alone, or
+  literals on more than 0.1% of the lines of the reference verbose log (``corpus/negative/zoo-rtx-verbose-16.log``,
+  a real TensorRT-RTX VERBOSE build), since the scanner decodes and matches every line they select.
+  A ``line`` evidence with such literals is not refused: it is read only near the lines the scanner selects.
 
 ``only`` narrows the per-signature checks to some signatures (``kb check --only ID`` and
 ``--changed-since REF``, which the pull-request workflow runs): the whole knowledge base is still
@@ -34,7 +38,9 @@ from pathlib import Path
 from trtdoctor import versions
 from trtdoctor.diagnose import is_driver_echo, is_real_error
 from trtdoctor.kb.compiled import KnowledgeBase, Signature
-from trtdoctor.kb.load import KnowledgeBaseError, Problem, compile_files, signature_files
+from trtdoctor.kb.literals import is_op_name
+from trtdoctor.kb.load import (REFERENCE_LOG, SELECTIVE, KnowledgeBaseError, Problem, Reference, compile_files,
+                               reference, signature_files)
 from trtdoctor.lines import parse_line
 
 try:
@@ -247,9 +253,51 @@ def check(paths: Sequence[Path], corpus: Path, *, run_examples: bool = True, onl
                                                 f"patterns.{i} also matches {log}:{n}, an example of {other.id}; "
                                                 "make it more specific, or declare which outranks the other"))
 
+    ref = _reference(corpus)
+    if ref is not None:
+        for sig in kb.signatures:
+            for field, literals in _scanned(sig):
+                why = selectivity(literals, ref)
+                if why:
+                    problems.append(Problem(sig.path, _line(sig, field), f"{field}: {why}"))
+
     if run_examples:
         problems.extend(_run_examples(kb, corpus, wanted, [p for p in clean if p not in negatives]))
     return CheckResult(problems, len(chosen), examples_total, len(clean))
+
+
+def _reference(corpus: Path) -> Reference | None:
+    path = corpus / REFERENCE_LOG
+    if path.is_file():
+        return Reference(path.read_bytes(), str(path))
+    return reference()  # a private corpus without one: the bundled reference
+
+
+def _scanned(sig: Signature) -> list[tuple[str, tuple[str, ...]]]:
+    """The regexes whose literals the scanner searches the whole log for: patterns and no_line evidence."""
+    out = [(f"patterns.{i}.regex", p.literals) for i, p in enumerate(sig.patterns)]
+    for ci, c in enumerate(sig.causes):
+        for ei, e in enumerate(c.when):
+            if e.test == "no_line" and e.literals:
+                out.append((f"causes.{ci}.when.{ei}.no_line", e.literals))
+    return out
+
+
+def selectivity(literals: Sequence[str], ref: Reference) -> str | None:
+    """Why the scan literals of a regex are not selective enough; None when they are."""
+    ops = [lit for lit in literals if is_op_name(lit)]
+    advice = ("give the regex a longer literal that only this failure prints (the words around the name), or "
+              "a second required literal: of all the literals a regex requires, the scanner searches for the rarest")
+    if ops:
+        return (f"its scan literal {ops[0]!r} is an ONNX operator's name, which a verbose build log prints on nearly "
+                f"every line; {advice}")
+    n = ref.count(tuple(literals))
+    if n <= ref.limit:
+        return None
+    worst = max(literals, key=lambda lit: ref.count((lit,)))
+    return (f"its scan literal {worst!r} selects {ref.count((worst,))} of the {ref.total} lines of the reference "
+            f"verbose log {ref.path} ({n} with the other literals; at most {SELECTIVE:.1%}, {ref.limit} lines); "
+            f"{advice}")
 
 
 def _clip(text: str, n: int = 120) -> str:
