@@ -132,23 +132,15 @@ def verbose_log(path: Path, blocks: int) -> bool:
     """Build ``verbose_network(blocks)`` with TensorRT-RTX under a VERBOSE logger that writes each message as
     TensorRT's Python samples do (``[11/23/2026-12:00:00] [TRT] [V] msg``). TensorRT-RTX builds ahead of
     time, without a GPU. Returns whether the engine was built."""
-    import datetime
 
     import onnx
     import tensorrt_rtx as trt
 
-    letters = {"INTERNAL_ERROR": "F", "ERROR": "E", "WARNING": "W", "INFO": "I", "VERBOSE": "V"}
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from zoo import _logger as zoo_logger
+
     with open(path, "w", encoding="utf-8") as out, tempfile.TemporaryDirectory() as tmp:
-        class Logger(trt.ILogger):
-            def __init__(self) -> None:
-                trt.ILogger.__init__(self)
-                self.min_severity = trt.ILogger.Severity.VERBOSE
-
-            def log(self, severity, msg):
-                stamp = datetime.datetime.now().strftime("%m/%d/%Y-%H:%M:%S")
-                out.write(f"[{stamp}] [TRT] [{letters.get(severity.name, 'V')}] {msg}\n")
-
-        logger = Logger()
+        logger = zoo_logger(trt, out.write)  # the zoo's logger: the Python samples' line format
         model = Path(tmp) / "model.onnx"
         onnx.save(verbose_network(blocks), str(model))
         builder = trt.Builder(logger)

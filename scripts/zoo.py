@@ -442,16 +442,20 @@ def _tiny_network(trt, builder):
     return network
 
 
+def _deserialize(trt, logger, say, blob) -> bool:
+    """Load ``blob`` as an engine, saying so as an application would when it fails."""
+    engine = trt.Runtime(logger).deserialize_cuda_engine(blob)
+    if engine is None:
+        say("ERROR: Failed to deserialize the engine.\n")
+    return engine is not None
+
+
 @case("engine-garbage", "engine-version-mismatch", cause="file-not-a-plan",
       note="deserializing a file that is not an engine of this TensorRT")
 def _engine_garbage():
     def steps(trt, logger, say):
-        runtime = trt.Runtime(logger)
         blob = b"<html><body>404 Not Found</body></html>\n" * 16   # a download that went wrong
-        engine = runtime.deserialize_cuda_engine(blob)
-        if engine is None:
-            say("ERROR: Failed to deserialize the engine.\n")
-        return engine is not None
+        return _deserialize(trt, logger, say, blob)
     return Build(steps=steps)
 
 
@@ -462,11 +466,7 @@ def _no_cuda_driver():
         builder = trt.Builder(logger)
         network = _tiny_network(trt, builder)
         plan = builder.build_serialized_network(network, builder.create_builder_config())
-        runtime = trt.Runtime(logger)
-        engine = runtime.deserialize_cuda_engine(plan)
-        if engine is None:
-            say("ERROR: Failed to deserialize the engine.\n")
-        return engine is not None
+        return _deserialize(trt, logger, say, plan)
     return Build(steps=steps)
 
 
