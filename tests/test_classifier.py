@@ -34,6 +34,18 @@ def test_model_round_trips_through_safe_arrays(model, tmp_path):
     assert np.allclose(classify.Model.load(tmp_path / "again.bin").raw_proba(text), model.raw_proba(text))
 
 
+def test_a_truncated_or_foreign_model_file_is_refused_not_misread(model, tmp_path):
+    path = tmp_path / "m.bin"
+    model.save(path, key="k")
+    whole = path.read_bytes()
+    path.write_bytes(whole[:-1000])  # the uncompressed coefficients lose their last features
+    with pytest.raises(ValueError, match="truncated"):
+        classify.Model.load(path, key="k")
+    path.write_bytes(whole.replace(classify.MAGIC, b"TRTDOCTOR-CLASSIFIER 1\n", 1))  # the older format
+    with pytest.raises(ValueError):
+        classify.Model.load(path, key="k")
+
+
 def test_calibration_is_monotone_and_bounded(model):
     if not len(model.calib_x):
         pytest.skip("corpus too small to calibrate")

@@ -5,10 +5,12 @@ calibrated by isotonic regression on out-of-fold predictions, with folds grouped
 a confidence of 0.8 means about 80% of such calls were right. What it learns from (the corpus and the
 signatures' own text) and where it is kept is ``trtdoctor.train``'s business; this module is the model.
 
-Safety and speed: the model is never pickled. It is stored as a JSON header and plain little-endian arrays
-(the vocabulary as UTF-8 lines, the coefficients as float16, feature by feature), compressed; inference reads
-only the columns of the features a text has, in plain Python, so that explaining a log never imports numpy
-(a fifth of a second). numpy and scikit-learn are imported only to train.
+Safety and speed: the model is never pickled. It is stored as a JSON header and plain little-endian arrays:
+the vocabulary as UTF-8 lines and the small arrays, compressed, then the coefficients as float16, feature by
+feature, left uncompressed (they hardly compress, and inflating them was most of a first run's loading). The
+coefficients are mapped, not read: inference touches only the columns of the features a text has, in plain
+Python, so that explaining a log never imports numpy (a fifth of a second). numpy and scikit-learn are
+imported only to train.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 NONE = "none"
-MAGIC = b"TRTDOCTOR-CLASSIFIER 1\n"
+MAGIC = b"TRTDOCTOR-CLASSIFIER 2\n"
 
 
 @dataclass(frozen=True)
@@ -135,29 +137,29 @@ class Model:
         keys = sorted(self.vocab, key=self.vocab.get)
         coef = self.coef if not isinstance(self.coef, (bytes, bytearray, memoryview)) else \
             np.frombuffer(self.coef, dtype="<f2").reshape(len(keys), len(self.classes)).T
-        sections = {"vocab": "\n".join(keys).encode("utf-8"),
-                    "idf": np.asarray(self.idf, dtype="<f4").tobytes(),
-                    "coef": np.ascontiguousarray(np.asarray(coef).T, dtype="<f2").tobytes(),
-                    "intercept": np.asarray(self.intercept, dtype="<f8").tobytes(),
-                    "calib_x": np.asarray(self.calib_x, dtype="<f8").tobytes(),
-                    "calib_y": np.asarray(self.calib_y, dtype="<f8").tobytes()}
+        packed = {"vocab": "\n".join(keys).encode("utf-8"),
+                  "idf": np.asarray(self.idf, dtype="<f4").tobytes(),
+                  "intercept": np.asarray(self.intercept, dtype="<f8").tobytes(),
+                  "calib_x": np.asarray(self.calib_x, dtype="<f8").tobytes(),
+                  "calib_y": np.asarray(self.calib_y, dtype="<f8").tobytes()}
         offsets, pos = {}, 0
-        for name, data in sections.items():
+        for name, data in packed.items():
             offsets[name] = [pos, len(data)]
             pos += len(data)
+        body = zlib.compress(b"".join(packed.values()), 6)
         header = json.dumps({"key": key, "quick": quick, "classes": self.classes, "features": len(keys),
-                             "sections": offsets}).encode("utf-8")
+                             "sections": offsets, "packed": len(body)}).encode("utf-8")
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")
         with open(tmp, "wb") as out:
-            out.write(MAGIC + struct.pack("<Q", len(header)) + header)
-            out.write(zlib.compress(b"".join(sections.values()), 6))
+            out.write(MAGIC + struct.pack("<Q", len(header)) + header + body)
+            out.write(np.ascontiguousarray(np.asarray(coef).T, dtype="<f2").tobytes())
         os.replace(tmp, path)
 
     @staticmethod
     def _header(stream) -> dict[str, Any]:
         if stream.read(len(MAGIC)) != MAGIC:
-            raise ValueError("not a trtdoctor classifier file")
+            raise ValueError("not a trtdoctor classifier file (or one of another format)")
         (size,) = struct.unpack("<Q", stream.read(8))
         return json.loads(stream.read(size))
 
@@ -175,12 +177,28 @@ class Model:
             for name, wanted in (("key", key), ("quick", quick)):
                 if wanted is not None and head.get(name, "") != wanted:
                     raise KeyError(f"{path} was trained for another knowledge base or corpus")
-            body = zlib.decompress(f.read())
+            body = zlib.decompress(f.read(head["packed"]))
+            start, size = f.tell(), 2 * head["features"] * len(head["classes"])
+            coef = _mapped(f, start, size)
+        if len(coef) != size:
+            raise ValueError(f"{path} is truncated")
         part = {name: body[a:a + n] for name, (a, n) in head["sections"].items()}
         keys = part["vocab"].decode("utf-8").split("\n")
-        return cls(dict(zip(keys, range(len(keys)))), _floats(part["idf"], "f"), part["coef"],
+        return cls(dict(zip(keys, range(len(keys)))), _floats(part["idf"], "f"), coef,
                    _floats(part["intercept"], "d"), head["classes"], _floats(part["calib_x"], "d"),
                    _floats(part["calib_y"], "d"))
+
+
+def _mapped(f, start: int, size: int) -> memoryview | bytes:
+    """The coefficients as a read-only view of the file (pages are read as features need them), or read whole
+    where the file cannot be mapped."""
+    import mmap
+
+    try:
+        whole = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return f.read(size)
+    return memoryview(whole)[start:start + size]
 
 
 def fit(docs: Sequence[Doc], *, calibrate: bool = True, seed: int = 0) -> Model:
