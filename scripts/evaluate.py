@@ -159,6 +159,7 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
     cause_results: list[bool] = []
     variant_results = {m: [] for m in results}
     neg_diag: dict[str, list[str]] = {m: [] for m in results}
+    outcomes: list[dict] = []  # one per held-out log: what each matcher said, for reading the misses
     n_neg = 0
     for f in range(folds):
         held = {t for t in threads if fold_of[t] == f}
@@ -180,6 +181,8 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
             clf_got = pred[0] if decides else "none"
             got = {"regex": top(regex_report), "classifier": clf_got, "combined": top(combined_report)}
             exp = expected(log)
+            outcomes.append({"log": str(log.path.relative_to(ROOT)), "expected": exp, "fold": f, **got,
+                             "classifier_top": [pred[0], round(pred[1], 3)]})
             if log.kind == "negative":
                 n_neg += 1
                 for m in got:
@@ -188,8 +191,10 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
                 continue
             variant = not any(h.signature == log.label for h in
                               knowledge[1].hits(pipeline.scan_lines(open(log.path, "rb"), knowledge)))
+            outcomes[-1]["variant"] = variant
             if log.cause and log.kind == "error" and got["combined"] == exp:
                 cause_results.append(cause_of(combined_report) == log.cause)
+                outcomes[-1]["cause_right"] = cause_results[-1]
             for m in got:
                 results[m].append((exp, got[m]))
                 if variant and log.kind == "error":
@@ -207,6 +212,7 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
     summary["folds"] = folds
     summary["causes"] = sum(cause_results) / len(cause_results) if cause_results else None
     summary["causes_n"] = len(cause_results)
+    summary["logs"] = outcomes
     return summary
 
 
@@ -249,6 +255,12 @@ def main() -> None:
                   f"{r['negatives_diagnosed']:>8} of {ho['negatives']}")
         if ho["causes"] is not None:
             print(f"  combined, right cause among right signatures: {ho['causes']:.1%} of {ho['causes_n']}")
+        for o in ho["logs"]:
+            if o["combined"] != o["expected"]:
+                kind = "abstained" if o["combined"] == "none" else f"said {o['combined']}"
+                print(f"  held-out miss: {o['log']}: expected {o['expected']}, {kind}"
+                      f"{' (variant)' if o.get('variant') else ''}; classifier {o['classifier_top'][0]} "
+                      f"{o['classifier_top'][1]:.2f}")
         for m in ("classifier", "combined"):
             for wrong in ho[m]["negatives_diagnosed_as"]:
                 print(f"  {m} diagnosed a negative: {wrong}")

@@ -9,6 +9,7 @@ import pytest
 import trtdoctor
 from trtdoctor import classify, train
 from trtdoctor.api import knowledge_base
+from trtdoctor.errortext import fold
 
 from conftest import CORPUS, ROOT
 
@@ -123,3 +124,49 @@ def test_a_log_without_tensorrt_in_it_is_never_diagnosed_by_wording_alone():
     assert report.diagnoses == [] and report.exit_code == 1
     assert not tensorrt_context([parse_line(1, line) for line in text.splitlines()], LogFacts())
     assert tensorrt_context([parse_line(1, "[E] [TRT] 4: something new")], LogFacts())
+
+
+def _reader_of(texts_by_label: dict[str, list[str]]) -> classify.Model:
+    """A small real model that reads each given wording as its label (trained here, not stubbed)."""
+    docs = [classify.Doc(fold(t), label, f"{label}-{i}") for label, texts in texts_by_label.items()
+            for i, t in enumerate(texts)]
+    return classify.fit(docs, calibrate=False)
+
+
+def _explain_with(path, model):
+    from trtdoctor import read
+    from trtdoctor.api import explain_chunks
+
+    with open(path, "rb") as stream:
+        return explain_chunks(read.chunks(stream, numbered=False), source=str(path), model=model)
+
+
+def test_warnings_alone_are_never_diagnosed_by_the_classifier():
+    from trtdoctor.errortext import warnings_only
+    from trtdoctor.lines import parse_line
+
+    # TensorFlow warns at import that it cannot load TF-TRT's libraries, and goes on: harmless without TF-TRT.
+    log = CORPUS / "negative" / "neg-tf-import-tftrt-dlopen-warn-tf58681.log"
+    lines = [parse_line(i, t) for i, t in enumerate(log.read_text().splitlines(), 1)]
+    assert warnings_only(lines)
+    wording = [line.message for line in lines if "libnvinfer" in line.message]
+    model = _reader_of({"libnvinfer-missing": wording * 3, "none": ["the widget factory ran out of sprockets"] * 3})
+    assert model.predict(fold("\n".join(wording)))[0][0] == "libnvinfer-missing"
+    report = _explain_with(log, model)
+    assert report.diagnoses == [] and report.candidates[0].id == "libnvinfer-missing"
+    # The same loader failure as an error (glog's E) is a failure the classifier may name.
+    failed = [parse_line(1, "E0311 14:15:13.700653 1 dso_loader.cc:64] Could not load dynamic library 'libnvinfer.so.7'")]
+    assert failed[0].severity == "error" and not warnings_only(failed)
+
+
+def test_the_classifier_never_overrules_a_pattern_diagnosis_that_outranks_its_label():
+    # An old parser warns that the model's IR version is newer, then fails on a missing input tensor: the
+    # knowledge base says the first explains the second, whatever the classifier makes of the text.
+    log = CORPUS / "onnx-ir-version-unsupported" / "onnx-tensorrt-487.log"
+    kb, _ = knowledge_base()
+    assert "parser-missing-input-tensor" in kb.get("onnx-ir-version-unsupported").outranks
+    wording = [line for line in log.read_text().splitlines() if "Assertion failed" in line or "ERROR" in line]
+    model = _reader_of({"parser-missing-input-tensor": wording * 3, "none": ["the widget factory ran out"] * 3})
+    report = _explain_with(log, model)
+    assert report.top.id == "onnx-ir-version-unsupported"
+    assert "parser-missing-input-tensor" not in [d.id for d in report.diagnoses]

@@ -18,3 +18,17 @@ from trtdoctor.lines import parse_line
 def test_prefixes(text, severity, source, message):
     line = parse_line(7, text)
     assert (line.severity, line.source, line.message, line.number) == (severity, source, message, 7)
+
+
+@pytest.mark.parametrize("text, severity, message", [
+    ("2023-01-27 14:05:53.348636: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: "
+     "Cannot dlopen some TensorRT libraries.", "warning", "TF-TRT Warning: Cannot dlopen some TensorRT libraries."),
+    ("E0311 14:15:13.700653 1 logging.cc:43] runtime.cpp (24) - Cuda Error in allocate: 2", "error",
+     "runtime.cpp (24) - Cuda Error in allocate: 2"),
+    ("I0311 14:15:13.700653 12345 model_repository_manager.cc:43] loading: resnet:1", "info", "loading: resnet:1"),
+    # A date and a letter that are not glog's shape stay as they are.
+    ("2023-01-27 W is not a severity here", None, "2023-01-27 W is not a severity here"),
+])
+def test_glog_and_tensorflow_prefixes_give_the_severity(text, severity, message):
+    line = parse_line(1, text)
+    assert (line.severity, line.message) == (severity, message)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from trtdoctor import versions
+from trtdoctor.errortext import warnings_only
 from trtdoctor.expr import compile_expr, evaluate
 from trtdoctor.facts import LogFacts
 from trtdoctor.kb.compiled import CauseSpec, KnowledgeBase, Signature
@@ -491,12 +492,17 @@ def consult_classifier(ranking: Ranking, model: "Model", text: str, kb: Knowledg
     label, confidence, _ = predictions[0]
     sig = kb.get(label)
     existing = next((d for d in ranking.diagnoses if d.id == label), None)
+    # A pattern diagnosis that outranks the classifier's label keeps its place: the KB says which of the two
+    # explains the other when both are in a log.
+    outranked = {o for d in ranking.diagnoses for o in kb.by_id[d.id].outranks} | \
+                {o for n in ranking.notes for o in kb.by_id[n.id].outranks}
     if existing is not None:
         existing.decided_by = "both"
         existing.confidence = max(existing.confidence, confidence)
         ranking.diagnoses.sort(key=lambda d: (d.kind != "error", -d.confidence))
-    elif sig is not None and confidence >= max(CLASSIFIER_DECIDES, min_confidence) and \
-            tensorrt_context(lines, facts) and not succeeded_after_errors(lines, facts):
+    elif sig is not None and confidence >= max(CLASSIFIER_DECIDES, min_confidence) and label not in outranked \
+            and tensorrt_context(lines, facts) and not succeeded_after_errors(lines, facts) \
+            and (sig.kind == "warning" or not warnings_only(lines)):
         diag = from_classifier(sig, confidence, lines, facts, matcher)
         for cons in [c for c in ranking.candidates if c.why == CONSEQUENCE_ONLY]:
             diag.followed_by.append(cons.id)

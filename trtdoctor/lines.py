@@ -6,6 +6,8 @@ TensorRT's tools decorate lines differently:
   polygraphy     ``[E] ...``
   Torch-TensorRT ``ERROR: [Torch-TensorRT] - ...`` or Python logging's ``ERROR:torch_tensorrt...:``
   ONNX Runtime   ``2023-01-01 10:00:00.0 [E:onnxruntime:, ...]``
+  glog / absl    ``E0311 14:15:13.700653 1 logging.cc:43] ...`` (Triton, Paddle), ``2023-01-27 14:05:53.348636: W
+                 tensorflow/...cc:64] ...`` (TensorFlow, TF-TRT)
   Python         ``RuntimeError: ...`` at the end of a traceback
 """
 
@@ -24,6 +26,8 @@ _TRT_TAG = re.compile(r"^\[(TRT|TensorRT)\]\s*")
 _WORD_PREFIX = re.compile(r"^(ERROR|INTERNAL_ERROR|WARNING|WARN|INFO|VERBOSE|DEBUG|FATAL|CRITICAL)"
                           r"(?::|\s*-)\s*(?:\[?(Torch-TensorRT|torch_tensorrt[\w.]*)\]?\s*[-:]?\s*)?")
 _ORT = re.compile(r"\[(E|W|I|V|F):onnxruntime:")
+_GLOG = re.compile(r"^(?:([EWIF])\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s|"
+                   r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+: ([EWIF]) )\S+:\d+\]\s*")
 _PY_EXC = re.compile(r"^(?:[\w.]+\.)?(\w*(?:Error|Exception|Warning)|AssertionError):\s")
 
 
@@ -66,6 +70,11 @@ def parse_line(number: int, text: str) -> LogLine:
             severity, source = _LETTER[m.group(1)], "onnxruntime"
             end = rest.find("]", m.end())
             rest = rest[end + 1:].strip() if end >= 0 else rest
+    if severity is None:
+        m = _GLOG.match(rest)
+        if m:
+            severity = _LETTER[m.group(1) or m.group(2)]
+            rest = rest[m.end():]
     if severity is None:
         m = _PY_EXC.match(rest)
         if m:
