@@ -35,7 +35,7 @@ def test_shipped_classifier_was_trained_on_this_knowledge_base_and_corpus():
     assert shipped is not None, f"trtdoctor/_model/kb.json is {REBUILD}"
     kb = shipped[0]
     assert classify.Model.stored_key(train.shipped_path()) == train._key(kb, load.corpus_dir()), \
-        f"trtdoctor/_model/classifier.npz is {REBUILD}"
+        f"trtdoctor/_model/classifier.bin is {REBUILD}"
     classify.Model.load(train.shipped_path(), quick=train._quick_key(kb, load.corpus_dir()))  # what a run checks
 
 
