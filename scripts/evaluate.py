@@ -36,6 +36,7 @@ from trtdoctor.kb.load import load  # noqa: E402
 from trtdoctor.match import Matcher  # noqa: E402
 
 CORPUS = ROOT / "corpus"
+CLASSIFIER_ALONE = 0.6  # calibrated confidence at which the classifier's top label counts as its diagnosis
 
 
 @dataclasses.dataclass
@@ -177,12 +178,15 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
                 scanned = pipeline.scan_lines(stream, knowledge)
             text = classifier_text(scanned, knowledge[0], knowledge[1].hits(scanned))
             pred = model.predict(text)[0] if text else ("none", 0.0, 0.0)
-            decides = pred[1] >= diagnose.CLASSIFIER_DECIDES and diagnose.tensorrt_context(scanned, combined_report.facts)
+            # What the classifier would diagnose alone, were it allowed to (it only confirms and names candidates):
+            # the figure that shows whether it could be trusted to.
+            decides = pred[1] >= CLASSIFIER_ALONE and diagnose.tensorrt_context(scanned, combined_report.facts)
             clf_got = pred[0] if decides else "none"
             got = {"regex": top(regex_report), "classifier": clf_got, "combined": top(combined_report)}
             exp = expected(log)
             outcomes.append({"log": str(log.path.relative_to(ROOT)), "expected": exp, "fold": f, **got,
-                             "classifier_top": [pred[0], round(pred[1], 3)]})
+                             "classifier_top": [pred[0], round(pred[1], 3)],
+                             "first_candidate": combined_report.candidates[0].id if combined_report.candidates else None})
             if log.kind == "negative":
                 n_neg += 1
                 for m in got:
@@ -212,6 +216,10 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
     summary["folds"] = folds
     summary["causes"] = sum(cause_results) / len(cause_results) if cause_results else None
     summary["causes_n"] = len(cause_results)
+    # Where the combined report abstains on a covered cause, how often its first candidate names it.
+    abstained = [o for o in outcomes if o["expected"] != "none" and o["combined"] == "none"]
+    summary["abstained"] = len(abstained)
+    summary["abstained_first_candidate_right"] = sum(o["first_candidate"] == o["expected"] for o in abstained)
     summary["logs"] = outcomes
     return summary
 
@@ -255,6 +263,8 @@ def main() -> None:
                   f"{r['negatives_diagnosed']:>8} of {ho['negatives']}")
         if ho["causes"] is not None:
             print(f"  combined, right cause among right signatures: {ho['causes']:.1%} of {ho['causes_n']}")
+        print(f"  combined abstained on {ho['abstained']} covered logs; its first candidate named the right signature "
+              f"for {ho['abstained_first_candidate_right']}")
         for o in ho["logs"]:
             if o["combined"] != o["expected"]:
                 kind = "abstained" if o["combined"] == "none" else f"said {o['combined']}"

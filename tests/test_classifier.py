@@ -9,6 +9,7 @@ import pytest
 import trtdoctor
 from trtdoctor import classify, train
 from trtdoctor.api import knowledge_base
+from trtdoctor.diagnose import CLASSIFIER_CANDIDATE
 from trtdoctor.errortext import fold
 
 from conftest import CORPUS, ROOT
@@ -63,7 +64,7 @@ def test_no_negative_log_is_diagnosed_with_the_classifier_on():
     assert not diagnosed
 
 
-def test_an_unpatterned_wording_is_recognised_and_says_so():
+def test_an_unpatterned_wording_is_named_as_a_candidate_never_diagnosed():
     kb, _ = knowledge_base()
     if kb.get("myelin-conv-computed-weights") is None:
         pytest.skip("signature absent")
@@ -71,12 +72,9 @@ def test_an_unpatterned_wording_is_recognised_and_says_so():
     text = "[E] [TRT] 2: Error Code 2: Internal Error (Myelin: convolution with two inputs is not supported yet)\n"
     report = trtdoctor.explain(text)
     assert report.matcher == "patterns+classifier"
-    # Confident enough, it decides and says so; otherwise it abstains with the right closest candidate.
-    if report.diagnoses:
-        assert report.top.id == "myelin-conv-computed-weights" and report.top.decided_by == "classifier"
-    else:
-        assert report.candidates and report.candidates[0].id == "myelin-conv-computed-weights"
-        assert report.exit_code == 1
+    assert report.diagnoses == [] and report.exit_code == 1
+    assert report.candidates[0].id == "myelin-conv-computed-weights"
+    assert report.candidates[0].why == CLASSIFIER_CANDIDATE
     patterns_only = trtdoctor.explain(text, classifier=False)
     assert patterns_only.diagnoses == [] and patterns_only.candidates == []
 
@@ -138,25 +136,31 @@ def _explain_with(path, model):
     from trtdoctor.api import explain_chunks
 
     with open(path, "rb") as stream:
-        return explain_chunks(read.chunks(stream, numbered=False), source=str(path), model=model)
+        return explain_chunks(read.chunks(stream, numbered=False), source=str(path), model=model,
+                              classifier=model is not None)
 
 
-def test_warnings_alone_are_never_diagnosed_by_the_classifier():
-    from trtdoctor.errortext import warnings_only
-    from trtdoctor.lines import parse_line
-
+def test_the_classifier_names_candidates_but_never_diagnoses_alone():
     # TensorFlow warns at import that it cannot load TF-TRT's libraries, and goes on: harmless without TF-TRT.
+    # A model that reads exactly these words as a missing TensorRT still only names a candidate.
     log = CORPUS / "negative" / "neg-tf-import-tftrt-dlopen-warn-tf58681.log"
-    lines = [parse_line(i, t) for i, t in enumerate(log.read_text().splitlines(), 1)]
-    assert warnings_only(lines)
-    wording = [line.message for line in lines if "libnvinfer" in line.message]
+    wording = [line for line in log.read_text().splitlines() if "libnvinfer" in line]
     model = _reader_of({"libnvinfer-missing": wording * 3, "none": ["the widget factory ran out of sprockets"] * 3})
     assert model.predict(fold("\n".join(wording)))[0][0] == "libnvinfer-missing"
     report = _explain_with(log, model)
-    assert report.diagnoses == [] and report.candidates[0].id == "libnvinfer-missing"
-    # The same loader failure as an error (glog's E) is a failure the classifier may name.
-    failed = [parse_line(1, "E0311 14:15:13.700653 1 dso_loader.cc:64] Could not load dynamic library 'libnvinfer.so.7'")]
-    assert failed[0].severity == "error" and not warnings_only(failed)
+    assert report.diagnoses == [] and report.exit_code == 1
+    assert report.candidates[0].id == "libnvinfer-missing" and report.candidates[0].why == CLASSIFIER_CANDIDATE
+
+
+def test_the_classifier_confirms_a_pattern_diagnosis_it_agrees_with():
+    log = CORPUS / "onnx-ir-version-unsupported" / "onnx-tensorrt-487.log"
+    alone = _explain_with(log, None)
+    assert alone.top.id == "onnx-ir-version-unsupported" and alone.top.decided_by == "pattern"
+    wording = [line for line in log.read_text().splitlines() if "ir_version" in line or "Assertion" in line]
+    model = _reader_of({"onnx-ir-version-unsupported": wording * 3, "none": ["the widget factory ran out"] * 3})
+    both = _explain_with(log, model)
+    assert both.top.id == "onnx-ir-version-unsupported" and both.top.decided_by == "both"
+    assert both.top.confidence >= alone.top.confidence
 
 
 def test_the_classifier_never_overrules_a_pattern_diagnosis_that_outranks_its_label():

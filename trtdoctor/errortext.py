@@ -52,13 +52,6 @@ def error_text(lines: Sequence[LogLine], skip: Collection[int] = ()) -> str:
     return "\n".join(picked)
 
 
-def warnings_only(lines: Iterable[LogLine]) -> bool:
-    """Every error-looking line is marked a warning: a tool that warned (a library it could not load at
-    import, a fallback it took) and went on. A warning's words alone are not a failure to diagnose."""
-    severities = {line.severity for line in _error_like(lines)}
-    return severities == {"warning"}
-
-
 def consequence_lines(kb: "KnowledgeBase", hits: Iterable["Hit"]) -> set[int]:
     """Numbers of the lines that only consequence signatures claim."""
     by_line: dict[int, set[str]] = {}

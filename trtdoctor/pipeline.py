@@ -72,8 +72,7 @@ def run(chunks: Iterator[read.Chunk], *, source: str, knowledge: Knowledge, min_
         text = classifier_text(result.lines, kb, hits)
         if text:
             resolved = model() if callable(model) else model
-            diagnose.consult_classifier(ranking, resolved, text, kb, matcher, result.lines, log_facts,
-                                        min_confidence=min_confidence)
+            diagnose.consult_classifier(ranking, resolved, text, kb, result.lines, log_facts)
     return Report(source=source, lines=result.total_lines, bytes=result.total_bytes, facts=log_facts,
                   diagnoses=ranking.diagnoses, candidates=ranking.candidates, notes=ranking.notes,
                   error_lines=error_lines, matcher=used)
