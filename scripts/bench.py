@@ -347,7 +347,8 @@ def big(args: argparse.Namespace) -> None:
 
 
 def _classifier_log(path: Path) -> Path:
-    """300 lines of a real verbose build, ending in an error no pattern names (the classifier decides)."""
+    """300 lines of a real verbose build, ending in an error no pattern names: the shipped classifier is loaded
+    and read (it names the candidates)."""
     head = real_lines()[:298]
     head += ["[11/23/2026-13:02:43] [TRT] [E] 4: [graphShapeAnalyzer.cpp::analyzeShapes::1872] Error Code 4: "
              "Miscellaneous (IShuffleLayer /model.3/Reshape: shape tensor wildcard not resolved)",
@@ -363,7 +364,7 @@ def cold(args: argparse.Namespace) -> None:
     print(time.strftime("taken %Y-%m-%d %H:%M:%S UTC", time.gmtime()) + f", {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as tmp:
         logs = {"verbose, pattern decides": make_log(Path(tmp) / "build.log", 300),
-                "verbose, classifier decides": _classifier_log(Path(tmp) / "classify.log")}
+                "verbose, classifier consulted": _classifier_log(Path(tmp) / "classify.log")}
         walls: dict[str, list[float]] = {"base": [], **{k: [] for k in logs}}
         peaks: dict[str, list[int]] = {"base": [], **{k: [] for k in logs}}
         noisy = []

@@ -94,7 +94,7 @@ class Diagnosis:
     category: str
     kind: str
     confidence: float
-    decided_by: str                      # 'pattern' | 'classifier' | 'both'
+    decided_by: str                      # 'pattern' | 'both' (the classifier agrees)
     evidence: list[EvidenceLine]
     facts: dict[str, Any]
     cause: str
@@ -119,7 +119,7 @@ class Diagnosis:
 
     @property
     def first_line(self) -> int:
-        return min((e.line for e in self.evidence if e.role in ("match", "classifier")), default=0)
+        return min((e.line for e in self.evidence if e.role == "match"), default=0)
 
     def to_dict(self) -> dict[str, Any]:
         selected = self.selected_cause
@@ -427,8 +427,6 @@ def _test(test: str, value: str, names: dict[str, Any], facts: LogFacts, matcher
             return (outcome == "confirmed") == (test == "probe"), None
         return None, None
     raise ValueError(f"unknown evidence test {test!r}")
-
-
 
 
 # -- the classifier's part in the ranking

@@ -7,7 +7,7 @@ numpy or scikit-learn import.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from trtdoctor.lines import LogLine
@@ -27,22 +27,17 @@ def fold(message: str) -> str:
     return _SPACE.sub(" ", _NUM.sub("0", message)).strip()
 
 
-def _error_like(lines: Iterable[LogLine], skip: Collection[int] = ()) -> Iterator[LogLine]:
-    """Lines that report a failure, or might: error lines, and unmarked or warning lines in an error's words."""
-    for line in lines:
-        if line.number in skip or line.severity in ("info", "verbose"):
-            continue
-        if line.severity == "error" or _ERRORISH.search(line.message):
-            yield line
-
-
 def error_text(lines: Sequence[LogLine], skip: Collection[int] = ()) -> str:
     """Error-looking lines (not info or verbose ones), numbers folded, duplicates dropped, at most MAX_LINES.
     Lines numbered in ``skip`` (those only a consequence claims) are left out: "Engine could not be
     created" says that a build failed, never why, and must not steer the classifier."""
     picked: list[str] = []
     seen: set[str] = set()
-    for line in _error_like(lines, skip):
+    for line in lines:
+        if line.number in skip or line.severity in ("info", "verbose"):
+            continue
+        if line.severity != "error" and not _ERRORISH.search(line.message):
+            continue
         norm = fold(line.message)
         if norm and norm not in seen:
             seen.add(norm)
