@@ -105,6 +105,12 @@ def evaluation(path: Path) -> str:
         if ho.get("causes") is not None:
             lines += ["", f"Combined, where the signature is right and the thread established the cause, the selected "
                       f"cause is right for {ho['causes']:.1%} of {ho['causes_n']} held-out logs."]
+        if ho.get("abstained") is not None:
+            lines += ["", "The classifier row is what the classifier would diagnose alone (its top label at a calibrated "
+                      "0.6). It is never allowed to: it only confirms pattern diagnoses and names candidates. "
+                      f"Where the combined report abstained on a covered log "
+                      f"({ho['abstained']}), its first candidate named the right signature for "
+                      f"{ho['abstained_first_candidate_right']}."]
     return "\n".join(lines)
 
 
