@@ -176,7 +176,8 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
             combined_report = explain(log, knowledge, True, model)
             with open(log.path, "rb") as stream:
                 scanned = pipeline.scan_lines(stream, knowledge)
-            text = classifier_text(scanned, knowledge[0], knowledge[1].hits(scanned))
+            hits = knowledge[1].hits(scanned)
+            text = classifier_text(scanned, knowledge[0], hits)
             pred = model.predict(text)[0] if text else ("none", 0.0, 0.0)
             # What the classifier would diagnose alone, were it allowed to (it only confirms and names candidates):
             # the figure that shows whether it could be trusted to.
@@ -193,8 +194,7 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
                     if got[m] != "none":
                         neg_diag[m].append(f"{log.path.relative_to(ROOT)} -> {got[m]}")
                 continue
-            variant = not any(h.signature == log.label for h in
-                              knowledge[1].hits(pipeline.scan_lines(open(log.path, "rb"), knowledge)))
+            variant = not any(h.signature == log.label for h in hits)
             outcomes[-1]["variant"] = variant
             if log.cause and log.kind == "error" and got["combined"] == exp:
                 cause_results.append(cause_of(combined_report) == log.cause)
