@@ -153,6 +153,14 @@ def _softmax_axis():
     return Build(_model([n], [x], [_vi("y", None)]))
 
 
+
+@case("logsoftmax-axis", "convert-axis-out-of-range", cause="other-op-axis",
+      note="a LogSoftmax over axis 3 of a 3-D tensor")
+def _logsoftmax_axis():
+    x = _vi("x", [2, 16, 32])
+    n = helper.make_node("LogSoftmax", ["x"], ["y"], name="logits_logsoftmax", axis=3)
+    return Build(_model([n], [x], [_vi("y", None)]))
+
 # ---- shapes
 
 @case("dynamic-no-profile", "dynamic-input-no-profile", cause="model-has-dynamic-axes",
@@ -172,6 +180,15 @@ def _profile_min_above_max():
                                                                  (1, 3, 32, 32))])
 
 
+
+@case("profile-opt-above-max", "profile-dims-out-of-range", cause="profile-order-invalid",
+      note="an optimization profile whose optimum sequence length is longer than its maximum")
+def _profile_opt_above_max():
+    x = _vi("tokens", [1, "seq", 64])
+    n = helper.make_node("Relu", ["tokens"], ["y"], name="relu")
+    return Build(_model([n], [x], [_vi("y", None)]), profile=[("tokens", (1, 16, 64), (1, 512, 64),
+                                                                 (1, 256, 64))])
+
 @case("reshape-volume", "shuffle-reshape-volume", cause="static-reshape-wrong-numbers",
       note="a Reshape to a constant shape of another volume")
 def _reshape_volume():
@@ -180,6 +197,15 @@ def _reshape_volume():
     n = helper.make_node("Reshape", ["x", "shape"], ["y"], name="bad_reshape")
     return Build(_model([n], [x], [_vi("y", None)], [shape]))
 
+
+
+@case("reshape-volume-2d", "shuffle-reshape-volume", cause="static-reshape-wrong-numbers",
+      note="a Reshape of a 6x4 matrix to a constant 5x5")
+def _reshape_volume_2d():
+    x = _vi("x", [6, 4])
+    shape = _init("target", np.array([5, 5], np.int64))
+    n = helper.make_node("Reshape", ["x", "target"], ["y"], name="flatten_head")
+    return Build(_model([n], [x], [_vi("y", None)], [shape]))
 
 @case("concat-dims", "concat-dims-mismatch", cause="branch-shape-mismatch",
       note="a Concat on channels of two tensors of different heights")
@@ -259,6 +285,16 @@ def _resize_crop():
     return Build(_model([n], [x], [_vi("y", None)], [roi, scales]))
 
 
+
+@case("resize-half-pixel-symmetric", "resize-mode-unsupported", cause="coordinate-transformation-mode",
+      note="a Resize with coordinate_transformation_mode half_pixel_symmetric (opset 19)")
+def _resize_half_pixel_symmetric():
+    x = _vi("x", [1, 3, 8, 8])
+    scales = _init("scales", np.array([1, 1, 2, 2], np.float32))
+    n = helper.make_node("Resize", ["x", "", "scales"], ["y"], name="upsample_sym", mode="linear",
+                         coordinate_transformation_mode="half_pixel_symmetric")
+    return Build(_model([n], [x], [_vi("y", None)], [scales], opset=19, ir_version=9))
+
 @case("resize-cubic-antialias", "resize-mode-unsupported", cause="antialias",
       note="a cubic Resize with antialias")
 def _resize_antialias():
@@ -267,6 +303,15 @@ def _resize_antialias():
     n = helper.make_node("Resize", ["x", "", "scales"], ["y"], name="resize_aa", mode="cubic", antialias=1)
     return Build(_model([n], [x], [_vi("y", None)], [scales], opset=18))
 
+
+
+@case("resize-linear-antialias", "resize-mode-unsupported", cause="antialias",
+      note="a linear downsampling Resize with antialias")
+def _resize_linear_antialias():
+    x = _vi("x", [1, 3, 16, 16])
+    scales = _init("scales", np.array([1, 1, 0.25, 0.25], np.float32))
+    n = helper.make_node("Resize", ["x", "", "scales"], ["y"], name="downsample_aa", mode="linear", antialias=1)
+    return Build(_model([n], [x], [_vi("y", None)], [scales], opset=18))
 
 @case("scatternd-mul", "scatternd-unsupported", cause="scatternd-reduction",
       note="a ScatterND with reduction 'mul'")
@@ -277,6 +322,16 @@ def _scatternd():
     n = helper.make_node("ScatterND", ["x", "idx", "upd"], ["y"], name="scatter_mul", reduction="mul")
     return Build(_model([n], [x], [_vi("y", None)], [idx, upd], opset=18))
 
+
+
+@case("scatternd-max", "scatternd-unsupported", cause="scatternd-reduction",
+      note="a ScatterND with reduction 'max'")
+def _scatternd_max():
+    x = _vi("cache", [2, 8, 16])
+    idx = _init("pos", np.array([[0, 3], [1, 5]], np.int64))
+    upd = _init("new", np.ones((2, 16), np.float32))
+    n = helper.make_node("ScatterND", ["cache", "pos", "new"], ["y"], name="cache_update", reduction="max")
+    return Build(_model([n], [x], [_vi("y", None)], [idx, upd], opset=18))
 
 @case("if-shapes", "if-conditional-unsupported", cause="branch-shape-mismatch",
       note="an If whose branches give outputs of different ranks")
@@ -290,6 +345,19 @@ def _if_shapes():
     n = helper.make_node("If", ["cond"], ["y"], name="branch", then_branch=then_g, else_branch=else_g)
     return Build(_model([n], [x, cond], [_vi("y", None)]))
 
+
+
+@case("if-ranks", "if-conditional-unsupported", cause="branch-shape-mismatch",
+      note="an If whose then-branch adds a dimension that the else-branch lacks")
+def _if_ranks():
+    x = _vi("x", [4, 16])
+    cond = _vi("use_batch", [], TensorProto.BOOL)
+    axes = _init("axes", np.array([0], np.int64))
+    then_g = helper.make_graph([helper.make_node("Unsqueeze", ["x", "axes"], ["t"])], "then", [],
+                               [_vi("t", [1, 4, 16])], [axes])
+    else_g = helper.make_graph([helper.make_node("Identity", ["x"], ["e"])], "else", [], [_vi("e", [4, 16])])
+    n = helper.make_node("If", ["use_batch"], ["y"], name="maybe_batch", then_branch=then_g, else_branch=else_g)
+    return Build(_model([n], [x, cond], [_vi("y", None)]))
 
 @case("loop-shapes", "loop-unsupported", cause="loop-carried-shape-changes",
       note="a Loop whose carried value changes shape in the body")
@@ -305,6 +373,22 @@ def _loop_shapes():
     n = helper.make_node("Loop", ["trip", "keep_going", "x"], ["y"], name="grow_loop", body=body)
     return Build(_model([n], [x], [_vi("y", None)], [trip, keep]))
 
+
+
+@case("loop-pad", "loop-unsupported", cause="loop-carried-shape-changes",
+      note="a Loop whose body pads the carried tensor by one row each iteration")
+def _loop_pad():
+    x = _vi("state", [2, 8])
+    trip = _init("steps", np.array(4, np.int64))
+    pads = _init("pads", np.array([0, 0, 1, 0], np.int64))
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["go_in"], ["go_out"]),
+         helper.make_node("Pad", ["s_in", "pads"], ["s_out"])],
+        "step", [_vi("it", [], I64), _vi("go_in", [], TensorProto.BOOL), _vi("s_in", None)],
+        [_vi("go_out", [], TensorProto.BOOL), _vi("s_out", None)], [pads])
+    go = _init("go", np.array(True))
+    n = helper.make_node("Loop", ["steps", "go", "state"], ["y"], name="pad_loop", body=body)
+    return Build(_model([n], [x], [_vi("y", None)], [trip, go]))
 
 @case("qdq-negative-scale", "qdq-placement-error", cause="nonpositive-scale",
       note="a QuantizeLinear whose scale is negative")
@@ -343,6 +427,14 @@ def _einsum_output_subscript():
     n = helper.make_node("Einsum", ["a", "b"], ["y"], name="einsum_bad", equation="ij,jk->iz")
     return Build(_model([n], [a, b], [_vi("y", None)]))
 
+
+
+@case("einsum-batch-subscript", "einsum-equation-unsupported", cause="output-label-not-in-inputs",
+      note="a batched Einsum whose output keeps a subscript that neither operand has")
+def _einsum_batch_subscript():
+    a, b = _vi("q", [2, 4, 8]), _vi("k", [2, 8, 4])
+    n = helper.make_node("Einsum", ["q", "k"], ["y"], name="attn_scores", equation="bij,bjk->bim")
+    return Build(_model([n], [a, b], [_vi("y", None)]))
 
 @case("cast-without-to", "attribute-not-found", cause="required-attribute-missing",
       note="a Cast node written without its required 'to' attribute")
@@ -458,6 +550,16 @@ def _engine_garbage():
         return _deserialize(trt, logger, say, blob)
     return Build(steps=steps)
 
+
+
+@case("engine-is-onnx", "engine-version-mismatch", cause="file-not-a-plan",
+      note="deserializing an ONNX model file as if it were an engine")
+def _engine_is_onnx():
+    def steps(trt, logger, say):
+        x = _vi("x", [1, 3, 8, 8])
+        model = _model([helper.make_node("Relu", ["x"], ["y"])], [x], [_vi("y", None)])
+        return _deserialize(trt, logger, say, model.SerializeToString())
+    return Build(steps=steps)
 
 @case("no-cuda-driver", "cuda-driver-too-old", cause="driver-older-than-cuda",
       note="an engine built ahead of time on the CPU, then loaded where the CUDA runtime finds no usable driver")
