@@ -102,6 +102,10 @@ def evaluation(path: Path) -> str:
             var = "n/a" if r["variants"] is None else f"{r['variants']:.1%} of {r['variants_n']}"
             lines.append(f"| {m} | {r['all']:.1%} of {r['n']} | {r['wrong']:.1%} | {var} | "
                          f"{r['negatives_diagnosed']} of {ho['negatives']} |")
+        pub = ho.get("public")
+        if pub and pub.get("n"):
+            lines += ["", f"Of these held-out logs, the {pub['n']} from public threads (the zoo's own builds left out) get "
+                      f"the right top diagnosis {pub['all']:.1%} of the time and a wrong one {pub['wrong']:.1%}."]
         if ho.get("causes") is not None:
             lines += ["", f"Combined, where the signature is right and the thread established the cause, the selected "
                       f"cause is right for {ho['causes']:.1%} of {ho['causes_n']} held-out logs."]
