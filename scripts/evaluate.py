@@ -12,7 +12,9 @@
 2. Held out by source thread: threads are split into folds; for each fold, the classifier is trained
    without the fold's logs, and every pattern learnt only from the fold's threads (matching no example
    of another thread) is removed, since an author wrote it from those logs. Logs of the fold are then
-   explained by regex alone, classifier alone, and both. Logs whose signature has no remaining pattern
+   explained by regex alone, classifier alone, and both. A pattern that joins several wordings (its
+   alternatives) is judged wording by wording: joining a held-out thread's wording to another thread's
+   does not keep it. Logs whose signature has no remaining pattern
    that matches them are the *variants*: wordings no pattern names.
 """
 
@@ -131,23 +133,110 @@ def as_shipped(kb: KnowledgeBase, logs: list[Log]) -> dict:
     return out
 
 
-def ablate(kb: KnowledgeBase, held: set[str], support: dict[tuple[str, int], set[str]]) -> KnowledgeBase:
+def _top_split(regex: str, sep: str = "|") -> list[str]:
+    """``regex`` split at its depth-0 ``|`` (escapes and character classes respected)."""
+    parts, depth, start, i, in_class = [], 0, 0, 0, False
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            if regex[i + 1:i + 2] == "]":  # a ']' first in a class is a literal
+                i += 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == sep and depth == 0:
+            parts.append(regex[start:i])
+            start = i + 1
+        i += 1
+    parts.append(regex[start:])
+    return parts
+
+
+def _groups(regex: str) -> list[tuple[int, int]]:
+    """(start, end) of each depth-0 group of ``regex``, end just past its ')'."""
+    spans, depth, i, in_class, start = [], 0, 0, False, 0
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            if regex[i + 1:i + 2] == "]":
+                i += 1
+        elif c == "(":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                spans.append((start, i + 1))
+        i += 1
+    return spans
+
+
+def wordings(regex: str, cap: int = 32) -> list[str]:
+    """The wordings a pattern joins: its top-level alternatives, and within each, the alternatives of its
+    top-level non-capturing groups, expanded (up to ``cap``). Named groups are left whole: they capture
+    the variable part of one wording (a name, a number), not another wording."""
+    out: list[str] = []
+    for alt in _top_split(regex):
+        variants = [alt]
+        for start, end in reversed(_groups(alt)):
+            if not alt.startswith("(?:", start):
+                continue
+            inner = alt[start + 3:end - 1]
+            choices = _top_split(inner)
+            if len(choices) < 2 or len(variants) * len(choices) > cap:
+                continue
+            variants = [v[:start] + "(?:" + ch + ")" + v[end:] for v in variants for ch in choices]
+        out.extend(variants)
+    return out
+
+
+def ablate(kb: KnowledgeBase, held: set[str], support: dict[tuple[str, int], list[tuple[str, set[str]]]]) -> KnowledgeBase:
+    """The knowledge base less every wording learnt only from the held-out threads: a wording (an alternative
+    of a pattern) stays when another thread's example shows it, or when no example does (it was written from
+    the parser's sources or a release note, not from a log)."""
     sigs = []
     for sig in kb.signatures:
-        keep = tuple(p for i, p in enumerate(sig.patterns) if support[(sig.id, i)] - held or not support[(sig.id, i)])
-        sigs.append(dataclasses.replace(sig, patterns=keep))
+        keep = []
+        for i, p in enumerate(sig.patterns):
+            kept = [w for w, threads in support[(sig.id, i)] if threads - held or not threads]
+            if len(kept) == len(support[(sig.id, i)]):
+                keep.append(p)
+            else:   # each kept wording its own pattern: joined again, their named groups would clash
+                keep.extend(dataclasses.replace(p, regex=w) for w in kept)
+        sigs.append(dataclasses.replace(sig, patterns=tuple(keep)))
     return KnowledgeBase(tuple(sigs), kb.key + "-ablated")
 
 
-def pattern_support(kb: KnowledgeBase, logs: list[Log]) -> dict[tuple[str, int], set[str]]:
-    """For each pattern, the threads of its own signature's examples that it matches."""
-    support: dict[tuple[str, int], set[str]] = defaultdict(set)
-    texts = {log.path: log.path.read_bytes().decode("utf-8", "replace") for log in logs}
+def pattern_support(kb: KnowledgeBase, logs: list[Log]) -> dict[tuple[str, int], list[tuple[str, set[str]]]]:
+    """For each pattern, its wordings, each with the threads of its own signature's examples that it matches."""
+    support: dict[tuple[str, int], list[tuple[str, set[str]]]] = {}
+    texts = {log.path: log.path.read_bytes().decode("utf-8", "replace").splitlines() for log in logs}
     for sig in kb.signatures:
+        mine = [l for l in logs if l.label == sig.id]
         for i, p in enumerate(sig.patterns):
-            rx = re.compile(p.regex)
-            support[(sig.id, i)] = {l.thread for l in logs if l.label == sig.id
-                                    and any(rx.search(line) for line in texts[l.path].splitlines())}
+            support[(sig.id, i)] = []
+            for w in wordings(p.regex):
+                try:
+                    rx = re.compile(w)
+                except re.error:   # an expansion the splitter got wrong: judge the pattern whole
+                    support[(sig.id, i)] = [(p.regex, {l.thread for l in mine
+                                                       if any(re.search(p.regex, t) for t in texts[l.path])})]
+                    break
+                support[(sig.id, i)].append((w, {l.thread for l in mine if any(rx.search(t) for t in texts[l.path])}))
     return support
 
 
@@ -178,7 +267,10 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
                 scanned = pipeline.scan_lines(stream, knowledge)
             hits = knowledge[1].hits(scanned)
             text = classifier_text(scanned, knowledge[0], hits)
-            pred = model.predict(text)[0] if text else ("none", 0.0, 0.0)
+            preds = model.predict(text, top=4) if text else []
+            pred = preds[0] if preds else ("none", 0.0, 0.0)
+            # The signatures the classifier ranks first, "none" read past: what it names as candidates.
+            named = [label for label, _, _ in preds if label != "none"][:3]
             # What the classifier would diagnose alone, were it allowed to (it only confirms and names candidates):
             # the figure that shows whether it could be trusted to.
             decides = pred[1] >= CLASSIFIER_ALONE and diagnose.tensorrt_context(scanned, combined_report.facts)
@@ -197,6 +289,7 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
                 continue
             variant = not any(h.signature == log.label for h in hits)
             outcomes[-1]["variant"] = variant
+            outcomes[-1]["classifier_named"] = named
             if log.cause and log.kind == "error" and got["combined"] == exp:
                 cause_results.append(cause_of(combined_report) == log.cause)
                 outcomes[-1]["cause_right"] = cause_results[-1]
@@ -224,6 +317,14 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
     # The zoo's logs are real TensorRT output, but for models this project wrote: the figure for logs of
     # public threads alone is the one that says how the tool does on other people's failures.
     public = [o for o in outcomes if "variant" in o and not o["zoo"]]   # every scored log but negatives
+    # Whether the classifier recognises a variant: its first-named signature (whatever its confidence) is the
+    # right one, or one of the three it names is.
+    var_logs = [o for o in outcomes if o.get("variant") and o["expected"] != "none"]
+    summary["variants_named_first"] = (sum(o["classifier_named"][:1] == [o["expected"]] for o in var_logs) / len(var_logs)
+                                       if var_logs else None)
+    summary["variants_named_top3"] = (sum(o["expected"] in o["classifier_named"] for o in var_logs) / len(var_logs)
+                                      if var_logs else None)
+    summary["variants_named_n"] = len(var_logs)
     summary["public"] = {"all": sum(o["combined"] == o["expected"] for o in public) / len(public) if public else None,
                          "wrong": sum(o["combined"] not in (o["expected"], "none") for o in public) / len(public)
                          if public else None, "n": len(public)}
@@ -268,6 +369,9 @@ def main() -> None:
             var = "-" if r["variants"] is None else f"{r['variants']:.1%}"
             print(f"  {m:<12} {r['all']:>10.1%} {r['wrong']:>7.1%} {r['n']:>5} {var:>9} {r['variants_n']:>4} "
                   f"{r['negatives_diagnosed']:>8} of {ho['negatives']}")
+        if ho["variants_named_n"]:
+            print(f"  variants: the classifier's first-named signature is right for {ho['variants_named_first']:.1%}, "
+                  f"one of its three for {ho['variants_named_top3']:.1%}, of {ho['variants_named_n']}")
         pub = ho["public"]
         if pub["n"]:
             print(f"  combined, logs of public threads only (no zoo): top-1 {pub['all']:.1%}, wrong {pub['wrong']:.1%} "

@@ -102,6 +102,11 @@ def evaluation(path: Path) -> str:
             var = "n/a" if r["variants"] is None else f"{r['variants']:.1%} of {r['variants_n']}"
             lines.append(f"| {m} | {r['all']:.1%} of {r['n']} | {r['wrong']:.1%} | {var} | "
                          f"{r['negatives_diagnosed']} of {ho['negatives']} |")
+        if ho.get("variants_named_n"):
+            lines += ["", f"On the {ho['variants_named_n']} variants that are errors, the signature the classifier names "
+                      f"first (whatever its confidence; it is shown as a candidate, never as a diagnosis) is the right "
+                      f"one for {ho['variants_named_first']:.1%}, and one of the three it names for "
+                      f"{ho['variants_named_top3']:.1%}."]
         pub = ho.get("public")
         if pub and pub.get("n"):
             lines += ["", f"Of these held-out logs, the {pub['n']} from public threads (the zoo's own builds left out) get "

@@ -174,3 +174,19 @@ def test_the_classifier_never_overrules_a_pattern_diagnosis_that_outranks_its_la
     report = _explain_with(log, model)
     assert report.top.id == "onnx-ir-version-unsupported"
     assert "parser-missing-input-tensor" not in [d.id for d in report.diagnoses]
+
+
+def test_a_reading_whose_first_label_is_none_still_names_the_signatures_it_ranks_next():
+    # On a wording no pattern knows, the negatives' label often comes first; the signatures ranked after it
+    # are still the closest candidates, and "none" is never one.
+    log = CORPUS / "negative" / "neg-tf-import-tftrt-dlopen-warn-tf58681.log"
+    wording = [line for line in log.read_text().splitlines() if "libnvinfer" in line]
+    model = _reader_of({"none": wording * 4, "cudnn-init-failed": wording * 3,
+                        "tensorrt-python-missing": wording * 2 + ["No module named tensorrt"],
+                        "cuda-library-missing": wording * 2 + ["libcudart.so cannot open shared object file"]})
+    reading = [label for label, _, _ in model.predict(fold("\n".join(wording)), top=4)]
+    assert reading[0] == "none"
+    report = _explain_with(log, model)
+    assert report.diagnoses == []
+    named = [c.id for c in report.candidates if c.why == CLASSIFIER_CANDIDATE]
+    assert sorted(named) == sorted(reading[1:4]) and "none" not in named

@@ -41,6 +41,8 @@ CONSEQUENCE_ONLY = "only a consequence: the build failed, but the log does not s
 MAX_EVIDENCE = 6
 # A pattern diagnosis at least this confident decides alone; below it, the classifier is consulted.
 PATTERN_DECIDES = 0.8
+CLASSIFIER_CANDIDATES = 3   # at most this many signatures the classifier names as candidates
+NONE = "none"   # the label the classifier gives logs of no signature (classify.NONE)
 CLASSIFIER_CANDIDATE = "the classifier's closest match: its wording resembles this signature's logs, no pattern names it"
 # After any error, a build without a GPU (TensorRT for RTX compiles ahead of time on the CPU) has its
 # CUDA error handler report that the runtime found no driver: "[checkMacros.cpp::catchCudaError::N]
@@ -467,7 +469,10 @@ def consult_classifier(ranking: Ranking, model: "Model", text: str, kb: Knowledg
     if not tensorrt_context(lines, facts):
         return  # outside TensorRT's surroundings (a pip failure, another program's crash) its reading is no lead
     known = {d.id for d in ranking.diagnoses} | {c.id for c in ranking.candidates}
-    for label, conf, _ in predictions:
+    # "none" (the negatives' label) is no candidate: read past it, so that a reading whose first label is
+    # "none" still names the signatures it ranks next.
+    named = [(label, conf) for label, conf, _ in model.predict(text, top=CLASSIFIER_CANDIDATES + 1) if label != NONE]
+    for label, conf in named[:CLASSIFIER_CANDIDATES]:
         sig = kb.get(label)
         if sig is not None and label not in known and conf >= 0.05:
             ranking.candidates.append(Candidate(label, sig.title, conf, CLASSIFIER_CANDIDATE))
