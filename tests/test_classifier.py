@@ -73,8 +73,10 @@ def test_an_unpatterned_wording_is_named_as_a_candidate_never_diagnosed():
     report = trtdoctor.explain(text)
     assert report.matcher == "patterns+classifier"
     assert report.diagnoses == [] and report.exit_code == 1
-    assert report.candidates[0].id == "myelin-conv-computed-weights"
-    assert report.candidates[0].why == CLASSIFIER_CANDIDATE
+    # Its closest readings are candidates (the generic Myelin/builder-bug signature may come first: the line
+    # says "Internal Error" and "Myelin" too); the specific signature is among them.
+    named = {c.id: c.why for c in report.candidates}
+    assert named.get("myelin-conv-computed-weights") == CLASSIFIER_CANDIDATE
     patterns_only = trtdoctor.explain(text, classifier=False)
     assert patterns_only.diagnoses == [] and patterns_only.candidates == []
 
