@@ -93,7 +93,8 @@ def evaluation(path: Path) -> str:
     ho = fig.get("held_out")
     if ho:
         lines += ["", f"Held out by source thread ({ho['folds']} folds; the classifier never sees the thread it is "
-                  "tested on, and patterns learnt only from that thread are removed). *Variants* are the held-out "
+                  "tested on, and every wording learnt only from that thread is removed: each pattern is split into its "
+                  "alternatives, and one joined to another thread's wording is not kept for it). *Variants* are the held-out "
                   "logs that no remaining pattern names:", "",
                   "| matcher | top-1, all held-out logs | wrong diagnosis (not abstaining) | top-1, variants | negatives diagnosed |",
                   "| --- | ---: | ---: | ---: | ---: |"]
