@@ -133,9 +133,10 @@ def as_shipped(kb: KnowledgeBase, logs: list[Log]) -> dict:
     return out
 
 
-def _top_split(regex: str, sep: str = "|") -> list[str]:
-    """``regex`` split at its depth-0 ``|`` (escapes and character classes respected)."""
-    parts, depth, start, i, in_class = [], 0, 0, 0, False
+def _structure(regex: str):
+    """(index, char, depth) of each '(', ')' and '|' of ``regex`` outside escapes and character classes; depth
+    is the nesting before a '(' or '|' and after a ')'."""
+    depth, i, in_class = 0, 0, False
     while i < len(regex):
         c = regex[i]
         if c == "\\":
@@ -147,41 +148,29 @@ def _top_split(regex: str, sep: str = "|") -> list[str]:
             in_class = True
             if regex[i + 1:i + 2] == "]":  # a ']' first in a class is a literal
                 i += 1
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == sep and depth == 0:
-            parts.append(regex[start:i])
-            start = i + 1
+        elif c in "(|)":
+            if c == ")":
+                depth -= 1
+            yield i, c, depth
+            if c == "(":
+                depth += 1
         i += 1
-    parts.append(regex[start:])
-    return parts
+
+
+def _top_split(regex: str) -> list[str]:
+    """``regex`` split at its depth-0 ``|``."""
+    cuts = [i for i, c, depth in _structure(regex) if c == "|" and depth == 0]
+    return [regex[a + 1:b] for a, b in zip([-1, *cuts], [*cuts, len(regex)])]
 
 
 def _groups(regex: str) -> list[tuple[int, int]]:
     """(start, end) of each depth-0 group of ``regex``, end just past its ')'."""
-    spans, depth, i, in_class, start = [], 0, 0, False, 0
-    while i < len(regex):
-        c = regex[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-            if regex[i + 1:i + 2] == "]":
-                i += 1
-        elif c == "(":
-            if depth == 0:
-                start = i
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                spans.append((start, i + 1))
-        i += 1
+    spans, start = [], 0
+    for i, c, depth in _structure(regex):
+        if depth == 0 and c == "(":
+            start = i
+        elif depth == 0 and c == ")":
+            spans.append((start, i + 1))
     return spans
 
 
@@ -227,16 +216,16 @@ def pattern_support(kb: KnowledgeBase, logs: list[Log]) -> dict[tuple[str, int],
     texts = {log.path: log.path.read_bytes().decode("utf-8", "replace").splitlines() for log in logs}
     for sig in kb.signatures:
         mine = [l for l in logs if l.label == sig.id]
+
+        def threads(regex: str) -> set[str]:
+            rx = re.compile(regex)
+            return {l.thread for l in mine if any(rx.search(t) for t in texts[l.path])}
+
         for i, p in enumerate(sig.patterns):
-            support[(sig.id, i)] = []
-            for w in wordings(p.regex):
-                try:
-                    rx = re.compile(w)
-                except re.error:   # an expansion the splitter got wrong: judge the pattern whole
-                    support[(sig.id, i)] = [(p.regex, {l.thread for l in mine
-                                                       if any(re.search(p.regex, t) for t in texts[l.path])})]
-                    break
-                support[(sig.id, i)].append((w, {l.thread for l in mine if any(rx.search(t) for t in texts[l.path])}))
+            try:
+                support[(sig.id, i)] = [(w, threads(w)) for w in wordings(p.regex)]
+            except re.error:   # an expansion the splitter got wrong: judge the pattern whole
+                support[(sig.id, i)] = [(p.regex, threads(p.regex))]
     return support
 
 
@@ -267,10 +256,9 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
                 scanned = pipeline.scan_lines(stream, knowledge)
             hits = knowledge[1].hits(scanned)
             text = classifier_text(scanned, knowledge[0], hits)
-            preds = model.predict(text, top=4) if text else []
+            preds = model.predict(text, top=diagnose.CLASSIFIER_CANDIDATES + 1) if text else []
             pred = preds[0] if preds else ("none", 0.0, 0.0)
-            # The signatures the classifier ranks first, "none" read past: what it names as candidates.
-            named = [label for label, _, _ in preds if label != "none"][:3]
+            named = [label for label, _ in diagnose.named_signatures(preds)]   # what it names as candidates
             # What the classifier would diagnose alone, were it allowed to (it only confirms and names candidates):
             # the figure that shows whether it could be trusted to.
             decides = pred[1] >= CLASSIFIER_ALONE and diagnose.tensorrt_context(scanned, combined_report.facts)
@@ -314,9 +302,6 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
     abstained = [o for o in outcomes if o["expected"] != "none" and o["combined"] == "none"]
     summary["abstained"] = len(abstained)
     summary["abstained_first_candidate_right"] = sum(o["first_candidate"] == o["expected"] for o in abstained)
-    # The zoo's logs are real TensorRT output, but for models this project wrote: the figure for logs of
-    # public threads alone is the one that says how the tool does on other people's failures.
-    public = [o for o in outcomes if "variant" in o and not o["zoo"]]   # every scored log but negatives
     # Whether the classifier recognises a variant: its first-named signature (whatever its confidence) is the
     # right one, or one of the three it names is.
     var_logs = [o for o in outcomes if o.get("variant") and o["expected"] != "none"]
@@ -325,6 +310,9 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
     summary["variants_named_top3"] = (sum(o["expected"] in o["classifier_named"] for o in var_logs) / len(var_logs)
                                       if var_logs else None)
     summary["variants_named_n"] = len(var_logs)
+    # The zoo's logs are real TensorRT output, but for models this project wrote: the figure for logs of
+    # public threads alone is the one that says how the tool does on other people's failures.
+    public = [o for o in outcomes if "variant" in o and not o["zoo"]]   # every scored log but negatives
     summary["public"] = {"all": sum(o["combined"] == o["expected"] for o in public) / len(public) if public else None,
                          "wrong": sum(o["combined"] not in (o["expected"], "none") for o in public) / len(public)
                          if public else None, "n": len(public)}

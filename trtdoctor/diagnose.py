@@ -42,7 +42,9 @@ MAX_EVIDENCE = 6
 # A pattern diagnosis at least this confident decides alone; below it, the classifier is consulted.
 PATTERN_DECIDES = 0.8
 CLASSIFIER_CANDIDATES = 3   # at most this many signatures the classifier names as candidates
-NONE = "none"   # the label the classifier gives logs of no signature (classify.NONE)
+# classify.NONE, the label the classifier gives logs of no signature; not imported from there, so that a log a
+# pattern decides never loads the classifier's module.
+NONE = "none"
 CLASSIFIER_CANDIDATE = "the classifier's closest match: its wording resembles this signature's logs, no pattern names it"
 # After any error, a build without a GPU (TensorRT for RTX compiles ahead of time on the CPU) has its
 # CUDA error handler report that the runtime found no driver: "[checkMacros.cpp::catchCudaError::N]
@@ -451,6 +453,13 @@ def needs_classifier(ranking: Ranking) -> bool:
     return not any(d.kind == "error" and d.confidence >= PATTERN_DECIDES for d in ranking.diagnoses)
 
 
+def named_signatures(predictions: Sequence[tuple[str, float, float]]) -> list[tuple[str, float]]:
+    """The signatures a reading (Model.predict, best first) names, at most CLASSIFIER_CANDIDATES. "none" (the
+    negatives' label) is no candidate: it is read past, so that a reading whose first label is "none" still
+    names the signatures it ranks next."""
+    return [(label, conf) for label, conf, _ in predictions if label != NONE][:CLASSIFIER_CANDIDATES]
+
+
 def consult_classifier(ranking: Ranking, model: "Model", text: str, kb: KnowledgeBase, lines: Sequence[LogLine],
                        facts: LogFacts) -> None:
     """Let the classifier's reading of ``text`` (errortext.classifier_text) confirm a pattern diagnosis, or name
@@ -459,7 +468,7 @@ def consult_classifier(ranking: Ranking, model: "Model", text: str, kb: Knowledg
     confidence, because a wording no pattern knows is exactly where its calibration has seen nothing alike."""
     if not text:
         return
-    predictions = model.predict(text)
+    predictions = model.predict(text, top=CLASSIFIER_CANDIDATES + 1)
     label, confidence, _ = predictions[0]
     existing = next((d for d in ranking.diagnoses if d.id == label), None)
     if existing is not None:
@@ -469,10 +478,7 @@ def consult_classifier(ranking: Ranking, model: "Model", text: str, kb: Knowledg
     if not tensorrt_context(lines, facts):
         return  # outside TensorRT's surroundings (a pip failure, another program's crash) its reading is no lead
     known = {d.id for d in ranking.diagnoses} | {c.id for c in ranking.candidates}
-    # "none" (the negatives' label) is no candidate: read past it, so that a reading whose first label is
-    # "none" still names the signatures it ranks next.
-    named = [(label, conf) for label, conf, _ in model.predict(text, top=CLASSIFIER_CANDIDATES + 1) if label != NONE]
-    for label, conf in named[:CLASSIFIER_CANDIDATES]:
+    for label, conf in named_signatures(predictions):
         sig = kb.get(label)
         if sig is not None and label not in known and conf >= 0.05:
             ranking.candidates.append(Candidate(label, sig.title, conf, CLASSIFIER_CANDIDATE))
