@@ -2,6 +2,7 @@
 
     python scripts/evaluate.py            # the tables
     python scripts/evaluate.py --json F   # also the figures as JSON (scripts/readme_figures.py reads it)
+    python scripts/evaluate.py --jobs 2   # the held-out folds in 2 processes (same figures, less wall time)
 
 1. As shipped: every example log with the whole knowledge base, patterns only and patterns+classifier:
    top-1 accuracy, per-signature recall and precision, the logs missed or misattributed, how many
@@ -229,62 +230,71 @@ def pattern_support(kb: KnowledgeBase, logs: list[Log]) -> dict[tuple[str, int],
     return support
 
 
-def held_out(kb: KnowledgeBase, logs: list[Log], folds: int) -> dict:
+_FOLD_INPUT: tuple | None = None   # (kb, settled logs, threads, fold_of, support), shared with forked workers
+
+
+def _fold_outcomes(f: int) -> list[dict]:
+    """Explain the logs of fold ``f`` with knowledge that never saw its threads: one plain dict per log."""
+    kb, logs, threads, fold_of, support = _FOLD_INPUT
+    held = {t for t in threads if fold_of[t] == f}
+    test = [l for l in logs if l.thread in held]
+    if not test:
+        return []
+    train_kb = ablate(kb, held, support)
+    knowledge = (train_kb, Matcher(train_kb))
+    docs = [d for d in train.log_docs(kb, CORPUS) if d.group not in held] + train.signature_docs(train_kb)
+    model = classify.fit(docs)
+    outcomes = []
+    for log in test:
+        regex_report = explain(log, knowledge, False)
+        combined_report = explain(log, knowledge, True, model)
+        with open(log.path, "rb") as stream:
+            scanned = pipeline.scan_lines(stream, knowledge)
+        hits = knowledge[1].hits(scanned)
+        text = classifier_text(scanned, knowledge[0], hits)
+        preds = model.predict(text, top=diagnose.CLASSIFIER_CANDIDATES + 1) if text else []
+        pred = preds[0] if preds else ("none", 0.0, 0.0)
+        # What the classifier would diagnose alone, were it allowed to (it only confirms and names candidates):
+        # the figure that shows whether it could be trusted to.
+        decides = pred[1] >= CLASSIFIER_ALONE and diagnose.tensorrt_context(scanned, combined_report.facts)
+        got = {"regex": top(regex_report), "classifier": pred[0] if decides else "none",
+               "combined": top(combined_report)}
+        outcome = {"log": str(log.path.relative_to(ROOT)), "expected": expected(log), "fold": f, **got,
+                   "zoo": log.thread.startswith("zoo:"), "kind": log.kind,
+                   "classifier_top": [pred[0], round(pred[1], 3)],
+                   "first_candidate": combined_report.candidates[0].id if combined_report.candidates else None}
+        if log.kind != "negative":
+            outcome["variant"] = not any(h.signature == log.label for h in hits)
+            outcome["classifier_named"] = [label for label, _ in diagnose.named_signatures(preds)]
+            if log.cause and log.kind == "error" and got["combined"] == outcome["expected"]:
+                outcome["cause_right"] = cause_of(combined_report) == log.cause
+        outcomes.append(outcome)
+    return outcomes
+
+
+def held_out(kb: KnowledgeBase, logs: list[Log], folds: int, jobs: int = 1) -> dict:
+    global _FOLD_INPUT
     support = pattern_support(kb, logs)
     threads = sorted({l.thread for l in logs})
     fold_of = {t: i % folds for i, t in enumerate(threads)}
-    logs = [l for l in logs if l.settled]
-    results = {m: [] for m in ("regex", "classifier", "combined")}
-    cause_results: list[bool] = []
-    variant_results = {m: [] for m in results}
-    neg_diag: dict[str, list[str]] = {m: [] for m in results}
-    outcomes: list[dict] = []  # one per held-out log: what each matcher said, for reading the misses
-    n_neg = 0
-    for f in range(folds):
-        held = {t for t in threads if fold_of[t] == f}
-        test = [l for l in logs if l.thread in held]
-        if not test:
-            continue
-        train_kb = ablate(kb, held, support)
-        knowledge = (train_kb, Matcher(train_kb))
-        docs = [d for d in train.log_docs(kb, CORPUS) if d.group not in held] + train.signature_docs(train_kb)
-        model = classify.fit(docs)
-        for log in test:
-            regex_report = explain(log, knowledge, False)
-            combined_report = explain(log, knowledge, True, model)
-            with open(log.path, "rb") as stream:
-                scanned = pipeline.scan_lines(stream, knowledge)
-            hits = knowledge[1].hits(scanned)
-            text = classifier_text(scanned, knowledge[0], hits)
-            preds = model.predict(text, top=diagnose.CLASSIFIER_CANDIDATES + 1) if text else []
-            pred = preds[0] if preds else ("none", 0.0, 0.0)
-            named = [label for label, _ in diagnose.named_signatures(preds)]   # what it names as candidates
-            # What the classifier would diagnose alone, were it allowed to (it only confirms and names candidates):
-            # the figure that shows whether it could be trusted to.
-            decides = pred[1] >= CLASSIFIER_ALONE and diagnose.tensorrt_context(scanned, combined_report.facts)
-            clf_got = pred[0] if decides else "none"
-            got = {"regex": top(regex_report), "classifier": clf_got, "combined": top(combined_report)}
-            exp = expected(log)
-            outcomes.append({"log": str(log.path.relative_to(ROOT)), "expected": exp, "fold": f, **got,
-                             "zoo": log.thread.startswith("zoo:"),
-                             "classifier_top": [pred[0], round(pred[1], 3)],
-                             "first_candidate": combined_report.candidates[0].id if combined_report.candidates else None})
-            if log.kind == "negative":
-                n_neg += 1
-                for m in got:
-                    if got[m] != "none":
-                        neg_diag[m].append(f"{log.path.relative_to(ROOT)} -> {got[m]}")
-                continue
-            variant = not any(h.signature == log.label for h in hits)
-            outcomes[-1]["variant"] = variant
-            outcomes[-1]["classifier_named"] = named
-            if log.cause and log.kind == "error" and got["combined"] == exp:
-                cause_results.append(cause_of(combined_report) == log.cause)
-                outcomes[-1]["cause_right"] = cause_results[-1]
-            for m in got:
-                results[m].append((exp, got[m]))
-                if variant and log.kind == "error":
-                    variant_results[m].append((exp, got[m]))
+    _FOLD_INPUT = (kb, [l for l in logs if l.settled], threads, fold_of, support)
+    if jobs > 1:
+        # Folds are independent (each trains its own classifier): run them in forked workers, which inherit
+        # the loaded knowledge base instead of pickling it. Outcomes come back in fold order, as sequentially.
+        import multiprocessing
+        with multiprocessing.get_context("fork").Pool(min(jobs, folds)) as pool:
+            per_fold = pool.map(_fold_outcomes, range(folds), chunksize=1)
+    else:
+        per_fold = [_fold_outcomes(f) for f in range(folds)]
+    outcomes = [o for fold in per_fold for o in fold]   # one per held-out log, for reading the misses
+    matchers = ("regex", "classifier", "combined")
+    results = {m: [(o["expected"], o[m]) for o in outcomes if o["kind"] != "negative"] for m in matchers}
+    variant_results = {m: [(o["expected"], o[m]) for o in outcomes if o.get("variant") and o["kind"] == "error"]
+                       for m in matchers}
+    neg_diag = {m: [f"{o['log']} -> {o[m]}" for o in outcomes if o["kind"] == "negative" and o[m] != "none"]
+                for m in matchers}
+    cause_results = [o["cause_right"] for o in outcomes if "cause_right" in o]
+    n_neg = sum(o["kind"] == "negative" for o in outcomes)
     summary = {}
     for m in results:
         # A wrong diagnosis is worse than none: count them apart from the logs left undiagnosed.
@@ -325,6 +335,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="write the figures here too")
     ap.add_argument("--folds", type=int, default=10)
     ap.add_argument("--quick", action="store_true", help="as shipped only, no held-out folds")
+    ap.add_argument("--jobs", type=int, default=1, help="folds run in this many processes (each trains a classifier)")
     args = ap.parse_args()
     kb = load(use_cache=False)
     logs = corpus_logs(kb)
@@ -348,7 +359,7 @@ def main() -> None:
             print(f"  {s:<40} recall {v['recall']:.0%} precision {v['precision'] if v['precision'] is None else format(v['precision'], '.0%')}")
     figures = {"shipped": shipped}
     if not args.quick:
-        ho = held_out(kb, logs, args.folds)
+        ho = held_out(kb, logs, args.folds, args.jobs)
         figures["held_out"] = ho
         print(f"\nheld out by thread ({ho['folds']} folds; patterns learnt only from held-out threads removed):")
         print(f"  {'matcher':<12} {'top-1 all':>10} {'wrong':>7} {'n':>5} {'variants':>9} {'n':>4} {'negatives diagnosed':>20}")
