@@ -265,6 +265,30 @@ def _unsupported_op_quiet():
     return Build(_model([n], [x], [_vi("y", None)]), print_errors=False)
 
 
+@case("unary-int-input", "op-input-type-unsupported",
+      note="a Sin over an INT32 tensor (a shape or index computation fed to a float math operator)")
+def _unary_int_input():
+    x = _vi("x", [1, 4], TensorProto.INT32)
+    n = helper.make_node("Sin", ["x"], ["y"], name="sin_of_index")
+    return Build(_model([n], [x], [_vi("y", None, TensorProto.INT32)]))
+
+
+@case("mish-int-input", "op-input-type-unsupported",
+      note="a Mish activation over an INT32 tensor")
+def _mish_int_input():
+    x = _vi("x", [1, 8], TensorProto.INT32)
+    n = helper.make_node("Mish", ["x"], ["y"], name="mish_act")
+    return Build(_model([n], [x], [_vi("y", None, TensorProto.INT32)], opset=18))
+
+
+@case("hardswish-int-input", "op-input-type-unsupported",
+      note="a HardSwish activation over an INT32 tensor (the per-operator type check, another operator than Mish)")
+def _hardswish_int_input():
+    x = _vi("x", [2, 6], TensorProto.INT32)
+    n = helper.make_node("HardSwish", ["x"], ["y"], name="hswish")
+    return Build(_model([n], [x], [_vi("y", None, TensorProto.INT32)], opset=14))
+
+
 @case("topk-k", "topk-k-limit", cause="k-exceeds-limit",
       note="a TopK with K beyond the largest the TopK layer accepts")
 def _topk_k():
