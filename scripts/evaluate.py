@@ -15,7 +15,8 @@
    of another thread) is removed, since an author wrote it from those logs. Logs of the fold are then
    explained by regex alone, classifier alone, and both. A pattern that joins several wordings (its
    alternatives) is judged wording by wording: joining a held-out thread's wording to another thread's
-   does not keep it. Logs whose signature has no remaining pattern
+   does not keep it; a group whose alternatives have no word of their own (quote characters, `.` or `->`,
+   a prefix guard standing for a lookbehind) is part of one wording. Logs whose signature has no remaining pattern
    that matches them are the *variants*: wordings no pattern names.
 """
 
@@ -175,6 +176,13 @@ def _groups(regex: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _is_guard(choices: list[str]) -> bool:
+    """Whether a group's alternatives are a context guard rather than wordings: none of them has a word of
+    its own (three letters outside escapes and character classes), as in ``(?:^|[^:] |[^e]: )``, which
+    stands for "not after this prefix" where RE2 has no lookbehind."""
+    return not any(re.search(r"[A-Za-z]{3}", re.sub(r"\\.|\[(?:\\.|[^\]])*\]", "", ch)) for ch in choices)
+
+
 def wordings(regex: str, cap: int = 32) -> list[str]:
     """The wordings a pattern joins: its top-level alternatives, and within each, the alternatives of its
     top-level non-capturing groups, expanded (up to ``cap``). Named groups are left whole: they capture
@@ -187,7 +195,7 @@ def wordings(regex: str, cap: int = 32) -> list[str]:
                 continue
             inner = alt[start + 3:end - 1]
             choices = _top_split(inner)
-            if len(choices) < 2 or len(variants) * len(choices) > cap:
+            if len(choices) < 2 or len(variants) * len(choices) > cap or _is_guard(choices):
                 continue
             variants = [v[:start] + "(?:" + ch + ")" + v[end:] for v in variants for ch in choices]
         out.extend(variants)
