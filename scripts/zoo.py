@@ -383,6 +383,18 @@ def _if_ranks():
     n = helper.make_node("If", ["use_batch"], ["y"], name="maybe_batch", then_branch=then_g, else_branch=else_g)
     return Build(_model([n], [x, cond], [_vi("y", None)]))
 
+@case("if-output-count", "if-conditional-unsupported", cause="branch-shape-mismatch",
+      note="an If whose else-branch returns two tensors and whose then-branch returns one")
+def _if_output_count():
+    x = _vi("x", [2, 8])
+    cond = _vi("flag", [], TensorProto.BOOL)
+    then_g = helper.make_graph([helper.make_node("Relu", ["x"], ["t"])], "then", [], [_vi("t", [2, 8])])
+    else_g = helper.make_graph([helper.make_node("Identity", ["x"], ["e"]), helper.make_node("Neg", ["x"], ["e2"])],
+                               "else", [], [_vi("e", [2, 8]), _vi("e2", [2, 8])])
+    n = helper.make_node("If", ["flag"], ["y"], name="choose", then_branch=then_g, else_branch=else_g)
+    return Build(_model([n], [x, cond], [_vi("y", None)]))
+
+
 @case("loop-shapes", "loop-unsupported", cause="loop-carried-shape-changes",
       note="a Loop whose carried value changes shape in the body")
 def _loop_shapes():
@@ -423,6 +435,15 @@ def _qdq_negative_scale():
     nodes = [helper.make_node("QuantizeLinear", ["x", "scale", "zp"], ["q"], name="quant"),
              helper.make_node("DequantizeLinear", ["q", "scale", "zp"], ["y"], name="dequant")]
     return Build(_model(nodes, [x], [_vi("y", None)], [scale, zp]))
+
+
+@case("graph-cycle", "graph-topological-sort-failed",
+      note="two nodes that read each other's output (a cycle left by graph surgery)")
+def _graph_cycle():
+    x = _vi("x", [2, 4])
+    a = helper.make_node("Add", ["x", "feedback"], ["summed"], name="add_feedback")
+    b = helper.make_node("Relu", ["summed"], ["feedback"], name="relu_back")
+    return Build(_model([a, b], [x], [_vi("feedback", None)]))
 
 
 @case("missing-input", "parser-missing-input-tensor", cause="unregistered-input",
