@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import re
 import sys
@@ -238,6 +239,13 @@ def pattern_support(kb: KnowledgeBase, logs: list[Log]) -> dict[tuple[str, int],
     return support
 
 
+def fold_of_thread(thread: str, folds: int) -> int:
+    """The fold a thread is held out in: a hash of its URL, so that adding or removing a thread leaves every
+    other thread in its fold (numbering the sorted threads moved all those after it, which made figures taken
+    before and after a corpus change incomparable)."""
+    return int.from_bytes(hashlib.sha256(thread.encode()).digest()[:8], "big") % folds
+
+
 _FOLD_INPUT: tuple | None = None   # (kb, settled logs, threads, fold_of, support), shared with forked workers
 
 
@@ -284,7 +292,7 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int, jobs: int = 1) -> d
     global _FOLD_INPUT
     support = pattern_support(kb, logs)
     threads = sorted({l.thread for l in logs})
-    fold_of = {t: i % folds for i, t in enumerate(threads)}
+    fold_of = {t: fold_of_thread(t, folds) for t in threads}
     _FOLD_INPUT = (kb, [l for l in logs if l.settled], threads, fold_of, support)
     if jobs > 1:
         # Folds are independent (each trains its own classifier): run them in forked workers, which inherit
