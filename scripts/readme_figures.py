@@ -103,6 +103,11 @@ def evaluation(path: Path) -> str:
             var = "n/a" if r["variants"] is None else f"{r['variants']:.1%} of {r['variants_n']}"
             lines.append(f"| {m} | {r['all']:.1%} of {r['n']} | {r['wrong']:.1%} | {var} | "
                          f"{r['negatives_diagnosed']} of {ho['negatives']} |")
+        spread = ho.get("regex_partitions")
+        if spread:
+            lines += ["", f"Which threads share a fold moves these figures: over {spread['partitions']} partitions of the "
+                      f"threads into {ho['folds']} folds (the table's is the first), the regex row's top-1 has a mean of "
+                      f"{spread['mean']:.1%}, from {spread['min']:.1%} to {spread['max']:.1%}."]
         if ho.get("variants_named_n"):
             lines += ["", f"On the {ho['variants_named_n']} variants that are errors, the signature the classifier names "
                       f"first (whatever its confidence; it is shown as a candidate, never as a diagnosis) is the right "
