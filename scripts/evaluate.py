@@ -181,7 +181,8 @@ def _is_guard(choices: list[str]) -> bool:
     """Whether a group's alternatives are a context guard rather than wordings: none of them has a word of
     its own (three letters outside escapes and character classes), as in ``(?:^|[^:] |[^e]: )``, which
     stands for "not after this prefix" where RE2 has no lookbehind."""
-    return not any(re.search(r"[A-Za-z]{3}", re.sub(r"\\.|\[(?:\\.|[^\]])*\]", "", ch)) for ch in choices)
+    # A named group's name (``(?P<sm_hex>``) is not a word of the message.
+    return not any(re.search(r"[A-Za-z]{3}", re.sub(r"\\.|\[(?:\\.|[^\]])*\]|\(\?P<\w+>", "", ch)) for ch in choices)
 
 
 def wordings(regex: str, cap: int = 32) -> list[str]:

@@ -1,0 +1,39 @@
+"""How the held-out evaluation splits a pattern into the wordings it joins (scripts/evaluate.py): a wording that
+only the held-out thread shows is removed, so the split decides what counts as generalisation."""
+
+import re
+import sys
+
+import pytest
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import evaluate  # noqa: E402
+
+
+@pytest.mark.parametrize("regex, expected", [
+    # Top-level alternatives are wordings of their own.
+    (r"Unable to load library|Could not load library", ["Unable to load library", "Could not load library"]),
+    # So are the alternatives of a top-level non-capturing group, expanded in place.
+    (r"Compiled against (?:cuBLAS|cuDNN) \d", ["Compiled against (?:cuBLAS) \\d", "Compiled against (?:cuDNN) \\d"]),
+    # A named group is a value (a name, a number), not another wording.
+    (r"running against (?P<lib>cuBLAS|cuDNN) \d", ["running against (?P<lib>cuBLAS|cuDNN) \\d"]),
+    # A guard with no word of its own stands for a lookbehind: one wording.
+    (r"(?:^|[^:] |[^e]: )Killed", ["(?:^|[^:] |[^e]: )Killed"]),
+    # A named group's name is not a word: ": 0x<hex>" or "." after the same words is one wording.
+    (r"Unsupported SM(?:: 0x(?P<sm_hex>[0-9a-fA-F]+)|\.)", ["Unsupported SM(?:: 0x(?P<sm_hex>[0-9a-fA-F]+)|\\.)"]),
+])
+def test_wordings(regex, expected):
+    assert evaluate.wordings(regex) == expected
+
+
+def test_every_wording_of_the_knowledge_base_is_a_regex():
+    """A split that cut a pattern in the wrong place (inside a class, an escape or a nested group) would not compile,
+    and the evaluation would then judge that pattern whole."""
+    from trtdoctor.kb.load import load
+
+    for sig in load().signatures:
+        for pattern in sig.patterns:
+            for w in evaluate.wordings(pattern.regex):
+                re.compile(w)
