@@ -108,11 +108,11 @@ def evaluation(path: Path) -> str:
             lines += ["", f"Which threads share a fold moves these figures: over {spread['partitions']} partitions of the "
                       f"threads into {ho['folds']} folds (the table's is the first), the regex row's top-1 has a mean of "
                       f"{spread['mean']:.1%}, from {spread['min']:.1%} to {spread['max']:.1%}."]
-            first, tops = spread["top1"][0], sorted(spread["top1"])
+            first = spread["top1"][0]
             if first > spread["mean"]:
                 # Corpus work is steered by the table's misses (a wording two threads show is lost when both fall in
                 # one fold, and a third thread is searched for), which lifts this partition more than the others.
-                rank = len(tops) - tops.index(first)
+                rank = 1 + sum(top > first for top in spread["top1"])   # a tie shares the better rank
                 lines[-1] += (f" The table's partition ranks {rank} of {spread['partitions']}: its misses are the ones "
                               f"searched for, so the mean is the fairer figure for logs of threads not yet seen.")
         if ho.get("variants_named_n"):
