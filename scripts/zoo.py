@@ -189,6 +189,24 @@ def _profile_opt_above_max():
     return Build(_model([n], [x], [_vi("y", None)]), profile=[("tokens", (1, 16, 64), (1, 512, 64),
                                                                  (1, 256, 64))])
 
+
+@case("profile-static-batch", "profile-dims-out-of-range", cause="profile-on-static-dimension",
+      note="a model exported with its batch fixed at 1, built with a profile for batches of 1 to 8")
+def _profile_static_batch():
+    x = _vi("images", [1, 3, 32, 32])
+    n = helper.make_node("Relu", ["images"], ["y"], name="relu")
+    return Build(_model([n], [x], [_vi("y", None)]), profile=[("images", (1, 3, 32, 32), (4, 3, 32, 32),
+                                                                 (8, 3, 32, 32))])
+
+
+@case("profile-static-image-size", "profile-dims-out-of-range", cause="profile-on-static-dimension",
+      note="a model exported for 224x224 images, built with a profile for 128x128 to 512x512")
+def _profile_static_image_size():
+    x = _vi("image", [1, 3, 224, 224])
+    n = helper.make_node("Relu", ["image"], ["y"], name="relu")
+    return Build(_model([n], [x], [_vi("y", None)]), profile=[("image", (1, 3, 128, 128), (1, 3, 224, 224),
+                                                                (1, 3, 512, 512))])
+
 @case("reshape-volume", "shuffle-reshape-volume", cause="static-reshape-wrong-numbers",
       note="a Reshape to a constant shape of another volume")
 def _reshape_volume():
