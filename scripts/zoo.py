@@ -118,6 +118,16 @@ def _conv_computed_weights():
     return Build(_model(nodes, [x, s], [_vi("y", None)], [w]))
 
 
+@case("batchnorm-param-count", "scale-weights-count-mismatch",
+      note="a BatchNormalization whose scale, bias, mean and variance were made for 3 channels, on a 4-channel tensor")
+def _batchnorm_param_count():
+    x = _vi("x", [1, 4, 8, 8])
+    params = [_init(name, value.astype(np.float32)) for name, value in
+              (("bn_scale", np.ones(3)), ("bn_bias", np.zeros(3)), ("bn_mean", np.zeros(3)), ("bn_var", np.ones(3)))]
+    n = helper.make_node("BatchNormalization", ["x", *(p.name for p in params)], ["y"], name="bn_after_stem")
+    return Build(_model([n], [x], [_vi("y", None)], params))
+
+
 @case("maxpool-kernel-rank", "pool-kernel-rank-mismatch", cause="pool-kernel-rank",
       note="a MaxPool on a 4-D tensor with a 3-D kernel_shape")
 def _maxpool_kernel_rank():
@@ -305,6 +315,105 @@ def _hardswish_int_input():
     x = _vi("x", [2, 6], TensorProto.INT32)
     n = helper.make_node("HardSwish", ["x"], ["y"], name="hswish")
     return Build(_model([n], [x], [_vi("y", None, TensorProto.INT32)], opset=14))
+
+
+@case("relu-int-input", "op-input-type-unsupported",
+      note="a Relu over an INT32 tensor, which the TensorRT 10 parser refuses by type before importing it")
+def _relu_int_input():
+    x = _vi("x", [2, 3], TensorProto.INT32)
+    n = helper.make_node("Relu", ["x"], ["y"], name="relu_of_index")
+    return Build(_model([n], [x], [_vi("y", None, TensorProto.INT32)]))
+
+
+@case("concat-uint8-input", "op-input-type-unsupported",
+      note="two UINT8 image inputs concatenated before any Cast, as a camera pipeline exports them")
+def _concat_uint8_input():
+    a, b = _vi("img_a", [1, 3, 8, 8], TensorProto.UINT8), _vi("img_b", [1, 3, 8, 8], TensorProto.UINT8)
+    n = helper.make_node("Concat", ["img_a", "img_b"], ["y"], name="stack_frames", axis=1)
+    return Build(_model([n], [a, b], [_vi("y", None, TensorProto.UINT8)]))
+
+
+@case("softmax-int-input", "op-input-type-unsupported",
+      note="a Softmax over INT32 scores: the builder's per-layer type check rejects it after the parser took it")
+def _softmax_int_input():
+    x = _vi("scores", [2, 5], TensorProto.INT32)
+    n = helper.make_node("Softmax", ["scores"], ["y"], name="softmax_of_counts", axis=1)
+    return Build(_model([n], [x], [_vi("y", None, TensorProto.INT32)]))
+
+
+@case("where-float-condition", "op-input-type-unsupported",
+      note="a Where whose condition is a float mask rather than a bool tensor")
+def _where_float_condition():
+    c, a, b = _vi("mask", [2, 3]), _vi("a", [2, 3]), _vi("b", [2, 3])
+    n = helper.make_node("Where", ["mask", "a", "b"], ["y"], name="select_by_mask")
+    return Build(_model([n], [c, a, b], [_vi("y", None)]))
+
+
+@case("reducemax-bool-input", "bool-tensor-unsupported",
+      note="a ReduceMax over a bool mask (any-reduction written as max), refused by the TensorRT 10 parser")
+def _reducemax_bool_input():
+    x = _vi("mask", [2, 3], TensorProto.BOOL)
+    n = helper.make_node("ReduceMax", ["mask"], ["y"], name="any_valid", keepdims=0)
+    return Build(_model([n], [x], [_vi("y", None, TensorProto.BOOL)]))
+
+
+@case("clip-bool-input", "bool-tensor-unsupported",
+      note="a Clip over a bool tensor")
+def _clip_bool_input():
+    x = _vi("flags", [4], TensorProto.BOOL)
+    n = helper.make_node("Clip", ["flags"], ["y"], name="clip_flags")
+    return Build(_model([n], [x], [_vi("y", None, TensorProto.BOOL)]))
+
+
+@case("cumsum-bool-input", "bool-tensor-unsupported",
+      note="a CumSum straight over a bool attention mask, as the TorchScript exporter emits it without a Cast")
+def _cumsum_bool_input():
+    x = _vi("mask", [1, 6], TensorProto.BOOL)
+    axis = _init("axis", np.array(1, np.int64))
+    n = helper.make_node("CumSum", ["mask", "axis"], ["positions"], name="position_ids")
+    return Build(_model([n], [x], [_vi("positions", None, TensorProto.BOOL)], [axis]))
+
+
+@case("argmax-bool-input", "bool-tensor-unsupported",
+      note="an ArgMax over a bool tensor (first true index): the builder's type check rejects the bool input")
+def _argmax_bool_input():
+    x = _vi("hits", [2, 5], TensorProto.BOOL)
+    n = helper.make_node("ArgMax", ["hits"], ["y"], name="first_hit", axis=1)
+    return Build(_model([n], [x], [_vi("y", None, I64)]))
+
+
+@case("add-bool-inputs", "bool-tensor-unsupported",
+      note="an Add of two bool masks (a logical or written as a sum)")
+def _add_bool_inputs():
+    a, b = _vi("mask_a", [2, 3], TensorProto.BOOL), _vi("mask_b", [2, 3], TensorProto.BOOL)
+    n = helper.make_node("Add", ["mask_a", "mask_b"], ["y"], name="merge_masks")
+    return Build(_model([n], [a, b], [_vi("y", None, TensorProto.BOOL)]))
+
+
+@case("max-bool-inputs", "bool-tensor-unsupported",
+      note="an elementwise Max of two bool masks")
+def _max_bool_inputs():
+    a, b = _vi("mask_a", [2, 3], TensorProto.BOOL), _vi("mask_b", [2, 3], TensorProto.BOOL)
+    n = helper.make_node("Max", ["mask_a", "mask_b"], ["y"], name="union_masks")
+    return Build(_model([n], [a, b], [_vi("y", None, TensorProto.BOOL)]))
+
+
+@case("bool-prod-api", "bool-tensor-unsupported",
+      note="a network written against the API multiplying two bool tensors with ElementWiseOperation.PROD "
+           "(a logical and needs AND)")
+def _bool_prod_api():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network = builder.create_network(0)
+        a = network.add_input("mask_a", trt.bool, (2, 3))
+        b = network.add_input("mask_b", trt.bool, (2, 3))
+        both = network.add_elementwise(a, b, trt.ElementWiseOperation.PROD)
+        network.mark_output(both.get_output(0))
+        plan = builder.build_serialized_network(network, builder.create_builder_config())
+        if plan is None:
+            say("ERROR: Failed to build the engine.\n")
+        return plan is not None
+    return Build(steps=steps)
 
 
 @case("topk-k", "topk-k-limit", cause="k-exceeds-limit",
