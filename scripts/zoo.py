@@ -217,6 +217,24 @@ def _profile_static_image_size():
     return Build(_model([n], [x], [_vi("y", None)]), profile=[("image", (1, 3, 128, 128), (1, 3, 224, 224),
                                                                 (1, 3, 512, 512))])
 
+@case("float-shape-input", "shape-tensor-not-integer", cause="float-input-used-as-shape",
+      note="a ConstantOfShape whose shape comes from a float network input")
+def _float_shape_input():
+    shape = _vi("out_shape", [2])
+    n = helper.make_node("ConstantOfShape", ["out_shape"], ["y"], name="zeros_like_request")
+    return Build(_model([n], [shape], [_vi("y", None)]))
+
+
+@case("float-resize-scales-input", "shape-tensor-not-integer", cause="float-input-used-as-shape",
+      note="a Resize whose scales are a float network input (a downsample ratio chosen at run time)")
+def _float_resize_scales_input():
+    x = _vi("src", [1, 3, 16, 16])
+    scales = _vi("ratio", [4])
+    roi = _init("roi", np.array([], np.float32))
+    n = helper.make_node("Resize", ["src", "roi", "ratio"], ["y"], name="downsample", mode="linear")
+    return Build(_model([n], [x, scales], [_vi("y", None)], [roi]))
+
+
 @case("reshape-volume", "shuffle-reshape-volume", cause="static-reshape-wrong-numbers",
       note="a Reshape to a constant shape of another volume")
 def _reshape_volume():
