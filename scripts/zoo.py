@@ -253,6 +253,24 @@ def _reshape_volume_2d():
     n = helper.make_node("Reshape", ["x", "target"], ["y"], name="flatten_head")
     return Build(_model([n], [x], [_vi("y", None)], [shape]))
 
+@case("reshape-two-wildcards", "shuffle-reshape-volume", cause="static-reshape-wrong-numbers",
+      note="a Reshape to a constant target with two -1 wildcards")
+def _reshape_two_wildcards():
+    x = _vi("x", [2, 3, 4])
+    shape = _init("shape", np.array([-1, -1], np.int64))
+    n = helper.make_node("Reshape", ["x", "shape"], ["y"], name="flatten_twice")
+    return Build(_model([n], [x], [_vi("y", None)], [shape]))
+
+
+@case("reshape-allowzero-wildcard", "shuffle-reshape-volume", cause="static-reshape-wrong-numbers",
+      note="a Reshape with allowzero=1 to [0, -1]: the zero is taken literally, so the wildcard has no solution")
+def _reshape_allowzero_wildcard():
+    x = _vi("x", [2, 3, 4])
+    shape = _init("shape", np.array([0, -1], np.int64))
+    n = helper.make_node("Reshape", ["x", "shape"], ["y"], name="keep_batch_flatten", allowzero=1)
+    return Build(_model([n], [x], [_vi("y", None)], [shape], opset=14))
+
+
 @case("concat-dims", "concat-dims-mismatch", cause="branch-shape-mismatch",
       note="a Concat on channels of two tensors of different heights")
 def _concat_dims():
