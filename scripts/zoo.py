@@ -769,6 +769,14 @@ def _engine_is_onnx():
         return _deserialize(trt, logger, say, model.SerializeToString())
     return Build(steps=steps)
 
+@case("engine-empty-file", "engine-file-empty", cause="failed-build-left-empty-file",
+      note="deserializing an engine file of 0 bytes, as a build that failed but still opened its output file leaves")
+def _engine_empty_file():
+    def steps(trt, logger, say):
+        return _deserialize(trt, logger, say, b"")
+    return Build(steps=steps)
+
+
 @case("no-cuda-driver", "cuda-driver-too-old", cause="driver-older-than-cuda",
       note="an engine built ahead of time on the CPU, then loaded where the CUDA runtime finds no usable driver")
 def _no_cuda_driver():
