@@ -181,6 +181,44 @@ def _dynamic_no_profile():
     return Build(_model([n], [x], [_vi("y", None)]))
 
 
+def _profile_build(trt, logger, say, inputs, profile_shapes) -> bool:
+    """An API network (the ReLU of the sum of its dynamic inputs), built with one profile of the given (name, min, opt, max)."""
+    builder = trt.Builder(logger)
+    network = builder.create_network(0)
+    tensors = [network.add_input(name, trt.float32, shape) for name, shape in inputs]
+    out = tensors[0]
+    for other in tensors[1:]:
+        out = network.add_elementwise(out, other, trt.ElementWiseOperation.SUM).get_output(0)
+    network.mark_output(network.add_activation(out, trt.ActivationType.RELU).get_output(0))
+    config = builder.create_builder_config()
+    profile = builder.create_optimization_profile()
+    for name, lo, opt, hi in profile_shapes:
+        profile.set_shape(name, lo, opt, hi)
+    config.add_optimization_profile(profile)
+    plan = builder.build_serialized_network(network, config)
+    if plan is None:
+        say("ERROR: Failed to build the engine.\n")
+    return plan is not None
+
+
+@case("profile-wrong-input-name", "dynamic-input-no-profile", cause="profile-misses-an-input",
+      note="a profile whose shapes are set under another name than the network's dynamic input")
+def _profile_wrong_input_name():
+    def steps(trt, logger, say):
+        return _profile_build(trt, logger, say, [("input_ids", (-1, 128))],
+                              [("tokens", (1, 128), (8, 128), (32, 128))])
+    return Build(steps=steps)
+
+
+@case("profile-misses-second-input", "dynamic-input-no-profile", cause="profile-misses-an-input",
+      note="two dynamic inputs, a profile for the first only")
+def _profile_misses_second_input():
+    def steps(trt, logger, say):
+        return _profile_build(trt, logger, say, [("image", (-1, 3, 64, 64)), ("mask", (-1, 3, 64, 64))],
+                              [("image", (1, 3, 64, 64), (4, 3, 64, 64), (8, 3, 64, 64))])
+    return Build(steps=steps)
+
+
 @case("profile-min-above-max", "profile-dims-out-of-range", cause="profile-order-invalid",
       note="an optimization profile whose minimum batch is larger than its maximum")
 def _profile_min_above_max():
