@@ -181,42 +181,21 @@ def _dynamic_no_profile():
     return Build(_model([n], [x], [_vi("y", None)]))
 
 
-def _profile_build(trt, logger, say, inputs, profile_shapes) -> bool:
-    """An API network (the ReLU of the sum of its dynamic inputs), built with one profile of the given (name, min, opt, max)."""
-    builder = trt.Builder(logger)
-    network = builder.create_network(0)
-    tensors = [network.add_input(name, trt.float32, shape) for name, shape in inputs]
-    out = tensors[0]
-    for other in tensors[1:]:
-        out = network.add_elementwise(out, other, trt.ElementWiseOperation.SUM).get_output(0)
-    network.mark_output(network.add_activation(out, trt.ActivationType.RELU).get_output(0))
-    config = builder.create_builder_config()
-    profile = builder.create_optimization_profile()
-    for name, lo, opt, hi in profile_shapes:
-        profile.set_shape(name, lo, opt, hi)
-    config.add_optimization_profile(profile)
-    plan = builder.build_serialized_network(network, config)
-    if plan is None:
-        say("ERROR: Failed to build the engine.\n")
-    return plan is not None
-
-
 @case("profile-wrong-input-name", "dynamic-input-no-profile", cause="profile-misses-an-input",
       note="a profile whose shapes are set under another name than the network's dynamic input")
 def _profile_wrong_input_name():
-    def steps(trt, logger, say):
-        return _profile_build(trt, logger, say, [("input_ids", (-1, 128))],
-                              [("tokens", (1, 128), (8, 128), (32, 128))])
-    return Build(steps=steps)
+    x = _vi("input_ids", ["batch", 128])
+    n = helper.make_node("Relu", ["input_ids"], ["y"], name="relu")
+    return Build(_model([n], [x], [_vi("y", None)]), profile=[("tokens", (1, 128), (8, 128), (32, 128))])
 
 
 @case("profile-misses-second-input", "dynamic-input-no-profile", cause="profile-misses-an-input",
       note="two dynamic inputs, a profile for the first only")
 def _profile_misses_second_input():
-    def steps(trt, logger, say):
-        return _profile_build(trt, logger, say, [("image", (-1, 3, 64, 64)), ("mask", (-1, 3, 64, 64))],
-                              [("image", (1, 3, 64, 64), (4, 3, 64, 64), (8, 3, 64, 64))])
-    return Build(steps=steps)
+    image, mask = _vi("image", ["batch", 3, 64, 64]), _vi("mask", ["batch", 3, 64, 64])
+    n = helper.make_node("Add", ["image", "mask"], ["y"], name="masked")
+    return Build(_model([n], [image, mask], [_vi("y", None)]),
+                 profile=[("image", (1, 3, 64, 64), (4, 3, 64, 64), (8, 3, 64, 64))])
 
 
 @case("profile-min-above-max", "profile-dims-out-of-range", cause="profile-order-invalid",
@@ -255,6 +234,7 @@ def _profile_static_image_size():
     return Build(_model([n], [x], [_vi("y", None)]), profile=[("image", (1, 3, 128, 128), (1, 3, 224, 224),
                                                                 (1, 3, 512, 512))])
 
+
 @case("float-shape-input", "shape-tensor-not-integer", cause="float-input-used-as-shape",
       note="a ConstantOfShape whose shape comes from a float network input")
 def _float_shape_input():
@@ -290,6 +270,7 @@ def _reshape_volume_2d():
     shape = _init("target", np.array([5, 5], np.int64))
     n = helper.make_node("Reshape", ["x", "target"], ["y"], name="flatten_head")
     return Build(_model([n], [x], [_vi("y", None)], [shape]))
+
 
 @case("reshape-two-wildcards", "shuffle-reshape-volume", cause="static-reshape-wrong-numbers",
       note="a Reshape to a constant target with two -1 wildcards")
@@ -483,10 +464,7 @@ def _bool_prod_api():
         b = network.add_input("mask_b", trt.bool, (2, 3))
         both = network.add_elementwise(a, b, trt.ElementWiseOperation.PROD)
         network.mark_output(both.get_output(0))
-        plan = builder.build_serialized_network(network, builder.create_builder_config())
-        if plan is None:
-            say("ERROR: Failed to build the engine.\n")
-        return plan is not None
+        return _serialize(builder, network, builder.create_builder_config(), say)
     return Build(steps=steps)
 
 
@@ -807,6 +785,7 @@ def _engine_is_onnx():
         return _deserialize(trt, logger, say, model.SerializeToString())
     return Build(steps=steps)
 
+
 @case("engine-empty-file", "engine-file-empty", cause="failed-build-left-empty-file",
       note="deserializing an engine file of 0 bytes, as a build that failed but still opened its output file leaves")
 def _engine_empty_file():
@@ -905,6 +884,11 @@ def build(trt, spec: Build, workdir: Path, say: Callable[[str], None], name: str
         for tensor, lo, opt, hi in spec.profile:
             profile.set_shape(tensor, lo, opt, hi)
         config.add_optimization_profile(profile)
+    return _serialize(builder, network, config, say)
+
+
+def _serialize(builder, network, config, say: Callable[[str], None]) -> bool:
+    """Build the serialized engine and say how it went, as a build script does. True if it built."""
     engine = builder.build_serialized_network(network, config)
     if engine is None:
         say("ERROR: Failed to build the engine.\n")
