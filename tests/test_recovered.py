@@ -31,3 +31,24 @@ def test_an_error_after_the_success_line_still_counts(log: Path):
     text = log.read_text(encoding="utf-8", errors="replace")
     report = trtdoctor.explain(PASSED + "\n" + text, classifier=False)
     assert report.top is not None and report.top.id == log.parent.name
+
+
+# DeepStream's nvinfer rebuilds an engine that does not fit its config and says so when the new one is written.
+DEEPSTREAM_BUILT = ("0:00:42.105355211 18902 0xaaaae040f0a0 INFO                 nvinfer gstnvinfer.cpp:684:"
+                    "gst_nvinfer_logger:<primary_gie> NvDsInferContext[UID 1]: Info from NvDsInferContextImpl::"
+                    "buildModel() <nvdsinfer_context_impl.cpp:2138> [UID = 1]: serialize cuda engine to file: "
+                    "/opt/app/model_b2_gpu0_fp16.engine successfully")
+DEEPSTREAM_LOGS = sorted((CORPUS / "deepstream-batch-size-exceeds-engine").glob("*.log"))
+
+
+@pytest.mark.parametrize("log", DEEPSTREAM_LOGS, ids=lambda p: p.name)
+def test_a_deepstream_batch_check_before_a_rebuilt_engine_is_a_note(log: Path):
+    text = log.read_text(encoding="utf-8", errors="replace")
+    failed = trtdoctor.explain(text, classifier=False)
+    assert failed.top is not None and failed.top.id == log.parent.name
+    rebuilt = trtdoctor.explain(text.rstrip("\n") + "\n" + DEEPSTREAM_BUILT + "\n", classifier=False)
+    assert log.parent.name not in [d.id for d in rebuilt.diagnoses]
+    assert any(n.id == log.parent.name and n.recovered for n in rebuilt.notes)
+    # The rebuilt engine refused by the same check again: the failure stands.
+    again = trtdoctor.explain(DEEPSTREAM_BUILT + "\n" + text, classifier=False)
+    assert again.top is not None and again.top.id == log.parent.name

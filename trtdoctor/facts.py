@@ -20,7 +20,7 @@ LITERALS = (
     "TensorrtExecutionProvider", "Ultralytics", "mmdeploy", "While parsing node", "In node ",
     "Selected Device", "Compute Capability", "Driver Version", "CUDA Version", "CUDA version", "driver version",
     "microsoft-standard", "WSL", "GeForce", "Tesla", "Quadro", "NVIDIA A", "NVIDIA H", "NVIDIA L", "Jetson",
-    "Orin", "Xavier", "PASSED", "export success",
+    "Orin", "Xavier", "PASSED", "export success", "serialize cuda engine to file",
 )
 # Lines that look like errors, kept so that an unrecognised failure can still be shown and classified.
 ERROR_MARKERS = ("[E]", "ERROR", "Error", "error", "Assertion", "failed", "Traceback", "Exception", "FAIL",
@@ -57,8 +57,11 @@ _CC = re.compile(r"Compute Capability:?\s*(\d+)\.(\d+)")
 _DRIVER = re.compile(r"[Dd]river [Vv]ersion\s*[:=]?\s*(\d{3,4})(?:\.\d+)*")
 _CUDA = re.compile(r"CUDA [Vv]ersion\s*[:=]?\s*(\d{1,2})\.(\d+)")
 _WSL = re.compile(r"microsoft-standard|\bWSL2?\b")
-# The tool's own word that the build (or the whole run) succeeded.
-_SUCCESS = re.compile(r"&&&& PASSED TensorRT|\bPASSED \| (?:Runtime|Command)|TensorRT: export success")
+# The tool's own word that the build (or the whole run) succeeded. DeepStream's nvinfer says it when it has
+# rebuilt an engine that did not fit the config (another TensorRT, another batch size): what it reported about
+# the old engine no longer stops the pipeline.
+_SUCCESS = re.compile(r"&&&& PASSED TensorRT|\bPASSED \| (?:Runtime|Command)|TensorRT: export success"
+                      r"|serialize cuda engine to file: \S+ successfully")
 
 
 @dataclass(frozen=True)
@@ -123,7 +126,7 @@ def extract(lines: Iterable[LogLine]) -> LogFacts:
         for name, words, rx in _TOOL_RULES:
             if name not in tools and any(w in text for w in words) and rx.search(text):
                 tools[name] = line.number
-        if ("PASSED" in text or "export success" in text) and _SUCCESS.search(text):
+        if ("PASSED" in text or "export success" in text or "engine to file" in text) and _SUCCESS.search(text):
             facts.succeeded_line = line.number
         if facts.command is None and "&&&& RUNNING" in text:
             m = _COMMAND.search(text)
