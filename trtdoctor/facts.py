@@ -14,13 +14,15 @@ from typing import Any
 from trtdoctor import versions
 from trtdoctor.lines import LogLine
 
+# A word of every success line (_SUCCESS): the scanner keeps such lines; extract() tries the regex on them only.
+_SUCCESS_WORDS = ("PASSED", "export success", "serialize cuda engine to file")
 # Every line a fact is read from contains one of these; the scanner looks for them.
 LITERALS = (
     "TensorRT", "tensorrt", "trtexec", "polygraphy", "torch_tensorrt", "Torch-TensorRT", "onnxruntime",
     "TensorrtExecutionProvider", "Ultralytics", "mmdeploy", "While parsing node", "In node ",
     "Selected Device", "Compute Capability", "Driver Version", "CUDA Version", "CUDA version", "driver version",
     "microsoft-standard", "WSL", "GeForce", "Tesla", "Quadro", "NVIDIA A", "NVIDIA H", "NVIDIA L", "Jetson",
-    "Orin", "Xavier", "PASSED", "export success", "serialize cuda engine to file",
+    "Orin", "Xavier", *_SUCCESS_WORDS,
 )
 # Lines that look like errors, kept so that an unrecognised failure can still be shown and classified.
 ERROR_MARKERS = ("[E]", "ERROR", "Error", "error", "Assertion", "failed", "Traceback", "Exception", "FAIL",
@@ -126,7 +128,7 @@ def extract(lines: Iterable[LogLine]) -> LogFacts:
         for name, words, rx in _TOOL_RULES:
             if name not in tools and any(w in text for w in words) and rx.search(text):
                 tools[name] = line.number
-        if ("PASSED" in text or "export success" in text or "engine to file" in text) and _SUCCESS.search(text):
+        if any(w in text for w in _SUCCESS_WORDS) and _SUCCESS.search(text):
             facts.succeeded_line = line.number
         if facts.command is None and "&&&& RUNNING" in text:
             m = _COMMAND.search(text)
