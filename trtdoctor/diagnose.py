@@ -221,7 +221,9 @@ def rank(kb: KnowledgeBase, matcher: Matcher, hits: Sequence[Hit], facts: LogFac
     # A warning may outrank too: a rejected timing cache prints the same header assertion as a foreign
     # engine file, and the warning that follows says which of the two it was.
     outranked = {o: n.id for n in notes for o in kb.by_id[n.id].outranks}
-    outranked.update({o: d.id for d in diagnoses for o in kb.by_id[d.id].outranks})
+    # Only a diagnosis that will be reported may outrank: a weak match below the threshold would otherwise hide
+    # the stronger diagnosis and then be dropped itself, leaving the log with none.
+    outranked.update({o: d.id for d in diagnoses if d.confidence >= min_confidence for o in kb.by_id[d.id].outranks})
     found = {d.id for d in diagnoses} | {n.id for n in notes}
     kept: list[Diagnosis] = []
     for diag in diagnoses:
