@@ -193,3 +193,37 @@ def test_a_match_below_the_threshold_does_not_outrank_a_stronger_diagnosis(tmp_p
     strong_weak = weak.replace("confidence: 0.2", "confidence: 0.95")
     (kb_dir / "frob-weak.yaml").write_text(strong_weak)
     assert [d.id for d in explain().diagnoses] == ["frob-weak"]
+
+
+def test_a_pattern_does_not_count_where_the_log_shows_its_harmless_reading(tmp_path):
+    import io
+
+    from trtdoctor import api, read
+    from trtdoctor.match import Matcher
+
+    warn = GOOD.format(id="frob-newer", regex="frobnicator model is newer than the parser").replace(
+        "  - regex: 'frobnicator model is newer than the parser'\n",
+        "  - regex: 'frobnicator model is newer than the parser'\n    confidence: 0.6\n    unless:\n"
+        "      - line: 'In function frob_import_\\w+:'\n        says: a node importer failed on its own account\n")
+    fails_alone = "[W] frobnicator model is newer than the parser\n[E] parse failed\n"
+    fails_elsewhere = "[W] frobnicator model is newer than the parser\nERROR: In function frob_import_slice:\n"
+    kb_dir, corpus = write_kb(tmp_path, {"frob-newer": warn}, {"frob-newer/a": fails_alone},
+                              {"neg": fails_elsewhere})
+    # The gate: the negative shows the harmless reading, so the pattern does not claim it.
+    result = check([kb_dir], corpus)
+    assert result.ok, messages(result)
+
+    kb = compile_files(sorted(kb_dir.glob("*.yaml")))
+
+    def explain(log: str):
+        return api.explain_chunks(read.chunks(io.BytesIO(log.encode())), source="test", knowledge=(kb, Matcher(kb)),
+                                  classifier=False)
+
+    assert [d.id for d in explain(fails_alone).diagnoses] == ["frob-newer"]
+    report = explain(fails_elsewhere)
+    assert report.diagnoses == []
+    (candidate,) = [c for c in report.candidates if c.id == "frob-newer"]
+    assert "a node importer failed on its own account" in candidate.why
+    # Without the 'unless' line, the gate reports the same negative as claimed.
+    (kb_dir / "frob-newer.yaml").write_text(GOOD.format(id="frob-newer", regex="frobnicator model is newer than the parser"))
+    assert "matches negative log" in messages(check([kb_dir], corpus))

@@ -110,6 +110,7 @@ class Diagnosis:
     followed_by: list[str] = field(default_factory=list)
     probes: list[dict[str, Any]] = field(default_factory=list)
     caveats: list[str | None] = field(default_factory=list)   # one per remedy step: what it costs, or None
+    discounted: list[str] = field(default_factory=list)       # why matched patterns did not count ('unless')
 
     @property
     def steps(self) -> list[tuple[str, str | None]]:
@@ -259,7 +260,9 @@ def rank(kb: KnowledgeBase, matcher: Matcher, hits: Sequence[Hit], facts: LogFac
         if diag.confidence >= min_confidence:
             final.append(diag)
         else:
-            candidates.append(Candidate(diag.id, diag.title, diag.confidence, "a pattern matched, with low confidence"))
+            reason = ("a pattern matched, but " + "; ".join(diag.discounted) if diag.discounted and not diag.confidence
+                      else "a pattern matched, with low confidence")
+            candidates.append(Candidate(diag.id, diag.title, diag.confidence, reason))
     candidates.sort(key=lambda c: -c.confidence)
     notes.sort(key=lambda n: n.line)
     return Ranking(final, candidates, notes)
@@ -294,8 +297,15 @@ def _driver_echo_only(hits: Sequence[Hit], lines: Sequence[LogLine]) -> bool:
 def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher, lines: Sequence[LogLine],
               probe_outcomes: Mapping[str, str]) -> Diagnosis:
     patterns_hit = sorted({h.pattern for h in hits})
+    # A pattern whose words have a harmless reading counts only when the log shows none of the lines that
+    # reveal that reading (the same warning in front of another failure, say).
+    discounted: list[str] = []
     miss = 1.0
     for i in patterns_hit:
+        shown = next((u for u in sig.patterns[i].unless if matcher.search_lines(u.value, lines) is not None), None)
+        if shown is not None:
+            discounted.append(shown.says)
+            continue
         miss *= 1.0 - sig.patterns[i].confidence
     confidence = min(0.99, 1.0 - miss)
 
@@ -346,7 +356,7 @@ def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher
         id=sig.id, title=sig.title, category=sig.category, kind=sig.kind, confidence=confidence,
         decided_by="pattern", evidence=evidence, facts=diag_facts, cause=cause_text.strip(), remedy=remedy,
         advice=versions.advice(facts.tensorrt, sig.affected, sig.fixed_in), references=list(sig.references),
-        causes=cause_results, repeats=repeats, caveats=caveats)
+        causes=cause_results, repeats=repeats, caveats=caveats, discounted=discounted)
 
 
 def _line_text(lines: Sequence[LogLine], number: int) -> str:

@@ -33,6 +33,8 @@ class Matcher:
             for i, pattern in enumerate(sig.patterns):
                 for lit in pattern.literals:
                     self._by_literal.setdefault(lit, []).append((sig, i))
+                for item in pattern.unless:
+                    evidence.update(item.literals)
             for cause in sig.causes:
                 for item in cause.when:
                     (context if item.context else evidence).update(item.literals)

@@ -12,13 +12,6 @@ from typing import Any
 
 
 @dataclass(frozen=True)
-class PatternSpec:
-    regex: str
-    confidence: float
-    literals: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class EvidenceSpec:
     says: str
     test: str               # 'expr' | 'line' | 'no_line' | 'tensorrt' | 'probe' | 'no_probe'
@@ -28,6 +21,18 @@ class EvidenceSpec:
     # A 'line' test whose literals are not selective (an operator's name; many lines of the reference verbose
     # log): the scanner reads its lines only just before the lines it selects, not across the whole log.
     context: bool = False
+
+
+@dataclass(frozen=True)
+class PatternSpec:
+    regex: str
+    confidence: float
+    literals: tuple[str, ...]
+    unless: tuple[EvidenceSpec, ...] = ()    # 'line' tests: any that holds makes the match not count
+
+
+def _evidence(e: dict[str, Any]) -> EvidenceSpec:
+    return EvidenceSpec(e["says"], e["test"], e["value"], tuple(e["literals"]), e["required"], e.get("context", False))
 
 
 @dataclass(frozen=True)
@@ -91,13 +96,12 @@ class KnowledgeBase:
         for s in data["signatures"]:
             sigs.append(Signature(
                 id=s["id"], title=s["title"], category=s["category"], kind=s["kind"], message=s["message"],
-                patterns=tuple(PatternSpec(p["regex"], p["confidence"], tuple(p["literals"]))
+                patterns=tuple(PatternSpec(p["regex"], p["confidence"], tuple(p["literals"]),
+                                           tuple(_evidence(e) for e in p.get("unless", ())))
                                for p in s["patterns"]),
                 affected=s["affected"], fixed_in=s["fixed_in"], cause=s["cause"], remedy=tuple(s["remedy"]),
                 causes=tuple(CauseSpec(c["id"], c["title"], c["cause"], tuple(c["remedy"]),
-                                       tuple(EvidenceSpec(e["says"], e["test"], e["value"], tuple(e["literals"]), e["required"],
-                                                          e.get("context", False))
-                                             for e in c["when"]), tuple(c.get("caveats", ())))
+                                       tuple(_evidence(e) for e in c["when"]), tuple(c.get("caveats", ())))
                              for c in s["causes"]),
                 probes=tuple(s["probes"]), references=tuple(s["references"]),
                 outranks=tuple(s["outranks"]), path=f"{base}/{s['path']}" if base else s["path"],

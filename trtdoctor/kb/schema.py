@@ -26,6 +26,22 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
 
+class Unless(_Strict):
+    """A line that shows a pattern's match is the harmless reading of the same words."""
+
+    line: str = Field(description="Regex that, matching any line of the log, makes the pattern not count.")
+    says: str = Field(description="What that line shows, in a sentence a user reads in the report.")
+
+    @field_validator("line")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"does not compile: {exc}") from None
+        return value
+
+
 class Pattern(_Strict):
     """One regular expression that recognises the message. Named groups become facts."""
 
@@ -33,6 +49,9 @@ class Pattern(_Strict):
                        "(?P<name>...) are captured as facts.")
     confidence: float = Field(0.9, ge=0.05, le=0.99,
                               description="How sure a match of this pattern alone makes the diagnosis.")
+    unless: list[Unless] = Field(default_factory=list, description="Lines that, when the log has one, show "
+                                 "the match is the harmless reading of the message (another failure that "
+                                 "the same warning precedes, say): the pattern then does not count.")
 
     @field_validator("regex")
     @classmethod
