@@ -26,6 +26,15 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
 
+def _compiled(regex: str) -> str:
+    """The regex, unchanged, once it compiles; pydantic reports the ValueError against the field."""
+    try:
+        re.compile(regex)
+    except re.error as exc:
+        raise ValueError(f"does not compile: {exc}") from None
+    return regex
+
+
 class Unless(_Strict):
     """A line that shows a pattern's match is the harmless reading of the same words."""
 
@@ -35,11 +44,7 @@ class Unless(_Strict):
     @field_validator("line")
     @classmethod
     def _compiles(cls, value: str) -> str:
-        try:
-            re.compile(value)
-        except re.error as exc:
-            raise ValueError(f"does not compile: {exc}") from None
-        return value
+        return _compiled(value)
 
 
 class Pattern(_Strict):
@@ -56,11 +61,7 @@ class Pattern(_Strict):
     @field_validator("regex")
     @classmethod
     def _compiles(cls, value: str) -> str:
-        try:
-            re.compile(value)
-        except re.error as exc:
-            raise ValueError(f"does not compile: {exc}") from None
-        return value
+        return _compiled(value)
 
 
 class Evidence(_Strict):
