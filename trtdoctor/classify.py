@@ -219,7 +219,11 @@ def _fit(docs: Sequence[Doc], *, calibrate: bool, seed: int) -> Model:
     texts = [d.text for d in docs]
     labels = [d.label for d in docs]
     x = vec.fit_transform(texts)
-    clf = LogisticRegression(C=20.0, max_iter=3000, random_state=seed)
+    # Balanced class weights: a signature with five threads counts as much as one with two hundred. The logs no
+    # pattern names are mostly the rare signatures' wordings, and held out by thread (scripts/evaluate.py's folds)
+    # the first-named signature on them went from 35 to 37 of 84, the top three from 56 to 59, with balanced weights
+    # (C=5 instead of 20 lowered both).
+    clf = LogisticRegression(C=20.0, class_weight="balanced", max_iter=3000, random_state=seed)
     clf.fit(x, labels)
     vocab = {k: int(v) for k, v in vec.vocabulary_.items()}
     # float32 and float16 are what a saved model keeps: round here, so that saving changes nothing.
