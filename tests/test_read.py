@@ -86,3 +86,11 @@ def test_any_bytes_give_lines_or_input_error(data, size):
         return
     assert b"\r" not in out and b"\x00" not in out
     assert out.endswith(b"\n")
+
+
+def test_only_terminal_control_sequences_is_empty_input():
+    # Found by the property test above: a lone ESC @ left no line and no error.
+    for data in (b"\x1b@", b"\x1b[0m\x1b[1;31m", b"\x1b]0;title\x07"):
+        with pytest.raises(InputError, match="empty"):
+            list(chunks(io.BytesIO(data), size=16))
+    assert [c.data for c in chunks(io.BytesIO(b"\x1b@\n"), size=16)] == [b"\n"]

@@ -143,6 +143,7 @@ def chunks(stream: BinaryIO, size: int = CHUNK, *, numbered: bool = True) -> Ite
     line = 1
     carry = b""
     continues = False
+    gave = False
     try:
         for block in _raw_blocks(stream, head, encoding, size):
             # A CR at the end of a block may be half of a CRLF: keep it for the next block.
@@ -153,6 +154,7 @@ def chunks(stream: BinaryIO, size: int = CHUNK, *, numbered: bool = True) -> Ite
                 out = _normalise(b"".join((carry, whole)) if carry else bytes(whole))
                 n = out.count(b"\n") if numbered else 0
                 yield Chunk(out, line, continues, n)
+                gave = True
                 line += n
                 carry, continues = block[cut + 1:end] + hold, False
                 continue
@@ -165,12 +167,14 @@ def chunks(stream: BinaryIO, size: int = CHUNK, *, numbered: bool = True) -> Ite
                 out = _normalise(data)
                 n = out.count(b"\n") if numbered else 0
                 yield Chunk(out, line, continues, n)
+                gave = True
                 line += n
                 carry, continues = hold, True
                 continue
             out = _normalise(data[: cut + 1])
             n = out.count(b"\n") if numbered else 0
             yield Chunk(out, line, continues, n)
+            gave = True
             line += n
             carry, continues = data[cut + 1:] + hold, False
     except OSError as exc:
@@ -180,6 +184,10 @@ def chunks(stream: BinaryIO, size: int = CHUNK, *, numbered: bool = True) -> Ite
         if out:
             out = out if out.endswith(b"\n") else out + b"\n"
             yield Chunk(out, line, continues, out.count(b"\n") if numbered else 0)
+            gave = True
+    if not gave:
+        # Nothing but terminal control sequences (say, a bare ESC @ printer reset): no line to read.
+        raise InputError("input is empty (only terminal control sequences)")
 
 
 def decode_line(raw: bytes) -> str:
