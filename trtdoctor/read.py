@@ -139,11 +139,19 @@ def chunks(stream: BinaryIO, size: int = CHUNK, *, numbered: bool = True) -> Ite
         raise InputError(f"input cannot be read ({exc.strerror or exc})") from None
     if not head or not head.strip():
         raise InputError("input is empty")
-    encoding = sniff(head)
+    normalised = _chunks(stream, head, sniff(head), size, numbered)
+    first = next(normalised, None)
+    if first is None:
+        # Nothing but terminal control sequences (say, a bare ESC @ printer reset): no line to read.
+        raise InputError("input is empty (only terminal control sequences)")
+    yield first
+    yield from normalised
+
+
+def _chunks(stream: BinaryIO, head: bytes, encoding: str, size: int, numbered: bool) -> Iterator[Chunk]:
     line = 1
     carry = b""
     continues = False
-    gave = False
     try:
         for block in _raw_blocks(stream, head, encoding, size):
             # A CR at the end of a block may be half of a CRLF: keep it for the next block.
@@ -154,7 +162,6 @@ def chunks(stream: BinaryIO, size: int = CHUNK, *, numbered: bool = True) -> Ite
                 out = _normalise(b"".join((carry, whole)) if carry else bytes(whole))
                 n = out.count(b"\n") if numbered else 0
                 yield Chunk(out, line, continues, n)
-                gave = True
                 line += n
                 carry, continues = block[cut + 1:end] + hold, False
                 continue
@@ -167,14 +174,12 @@ def chunks(stream: BinaryIO, size: int = CHUNK, *, numbered: bool = True) -> Ite
                 out = _normalise(data)
                 n = out.count(b"\n") if numbered else 0
                 yield Chunk(out, line, continues, n)
-                gave = True
                 line += n
                 carry, continues = hold, True
                 continue
             out = _normalise(data[: cut + 1])
             n = out.count(b"\n") if numbered else 0
             yield Chunk(out, line, continues, n)
-            gave = True
             line += n
             carry, continues = data[cut + 1:] + hold, False
     except OSError as exc:
@@ -184,10 +189,6 @@ def chunks(stream: BinaryIO, size: int = CHUNK, *, numbered: bool = True) -> Ite
         if out:
             out = out if out.endswith(b"\n") else out + b"\n"
             yield Chunk(out, line, continues, out.count(b"\n") if numbered else 0)
-            gave = True
-    if not gave:
-        # Nothing but terminal control sequences (say, a bare ESC @ printer reset): no line to read.
-        raise InputError("input is empty (only terminal control sequences)")
 
 
 def decode_line(raw: bytes) -> str:
