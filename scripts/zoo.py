@@ -290,6 +290,35 @@ def _reshape_allowzero_wildcard():
     return Build(_model([n], [x], [_vi("y", None)], [shape], opset=14))
 
 
+@case("reshape-no-integer-solution", "shuffle-reshape-volume", cause="static-reshape-wrong-numbers",
+      note="a Reshape of 24 elements to [5, -1]: no whole number fills the wildcard (a head count that does not "
+           "divide the width)")
+def _reshape_no_integer_solution():
+    x = _vi("x", [2, 3, 4])
+    shape = _init("shape", np.array([5, -1], np.int64))
+    n = helper.make_node("Reshape", ["x", "shape"], ["y"], name="split_heads")
+    return Build(_model([n], [x], [_vi("y", None)], [shape]))
+
+
+@case("reshape-three-dims-two-wildcards", "shuffle-reshape-volume", cause="static-reshape-wrong-numbers",
+      note="a Reshape to [-1, 2, -1]: a wildcard on each side of a fixed dimension")
+def _reshape_three_dims_two_wildcards():
+    x = _vi("x", [2, 3, 4])
+    shape = _init("shape", np.array([-1, 2, -1], np.int64))
+    n = helper.make_node("Reshape", ["x", "shape"], ["y"], name="pairs")
+    return Build(_model([n], [x], [_vi("y", None)], [shape]))
+
+
+@case("reshape-empty-batch-wildcard", "shuffle-reshape-volume", cause="static-reshape-wrong-numbers",
+      note="a Reshape with allowzero=1 of an empty batch (no detections) to [0, 3, -1]: with zero elements the "
+           "wildcard could be anything")
+def _reshape_empty_batch_wildcard():
+    x = _vi("boxes", [0, 3, 4])
+    shape = _init("shape", np.array([0, 3, -1], np.int64))
+    n = helper.make_node("Reshape", ["boxes", "shape"], ["y"], name="flatten_boxes", allowzero=1)
+    return Build(_model([n], [x], [_vi("y", None)], [shape], opset=14))
+
+
 @case("concat-dims", "concat-dims-mismatch", cause="branch-shape-mismatch",
       note="a Concat on channels of two tensors of different heights")
 def _concat_dims():
@@ -388,6 +417,14 @@ def _concat_uint8_input():
     return Build(_model([n], [a, b], [_vi("y", None, TensorProto.UINT8)]))
 
 
+@case("nonzero-uint8-mask", "op-input-type-unsupported",
+      note="a NonZero over a UINT8 image mask, one of the types its importer does not take")
+def _nonzero_uint8_mask():
+    x = _vi("mask", [1, 8, 8], TensorProto.UINT8)
+    n = helper.make_node("NonZero", ["mask"], ["y"], name="foreground_pixels")
+    return Build(_model([n], [x], [_vi("y", None, I64)], opset=13))
+
+
 @case("softmax-int-input", "op-input-type-unsupported",
       note="a Softmax over INT32 scores: the builder's per-layer type check rejects it after the parser took it")
 def _softmax_int_input():
@@ -409,6 +446,23 @@ def _where_float_condition():
 def _reducemax_bool_input():
     x = _vi("mask", [2, 3], TensorProto.BOOL)
     n = helper.make_node("ReduceMax", ["mask"], ["y"], name="any_valid", keepdims=0)
+    return Build(_model([n], [x], [_vi("y", None, TensorProto.BOOL)]))
+
+
+@case("reducesum-bool-input", "bool-tensor-unsupported",
+      note="a ReduceSum straight over a bool mask (counting the true entries) without a Cast to an integer type")
+def _reducesum_bool_input():
+    x = _vi("valid", [2, 6], TensorProto.BOOL)
+    axes = _init("axes", np.array([1], np.int64))
+    n = helper.make_node("ReduceSum", ["valid", "axes"], ["count"], name="count_valid", keepdims=0)
+    return Build(_model([n], [x], [_vi("count", None, TensorProto.BOOL)], [axes], opset=13))
+
+
+@case("reducemin-bool-input", "bool-tensor-unsupported",
+      note="a ReduceMin over a bool mask (an all-reduction written as min), the sibling of the ReduceMax case")
+def _reducemin_bool_input():
+    x = _vi("mask", [3, 4], TensorProto.BOOL)
+    n = helper.make_node("ReduceMin", ["mask"], ["y"], name="all_valid", keepdims=0)
     return Build(_model([n], [x], [_vi("y", None, TensorProto.BOOL)]))
 
 
