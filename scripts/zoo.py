@@ -659,6 +659,28 @@ def _loop_pad():
     n = helper.make_node("Loop", ["steps", "go", "state"], ["y"], name="pad_loop", body=body)
     return Build(_model([n], [x], [_vi("y", None)], [trip, go]))
 
+@case("loop-slice-dynamic", "loop-unsupported", cause="loop-carried-shape-changes",
+      note="a Loop over a dynamic-length tensor whose body drops its first column each iteration")
+def _loop_slice_dynamic():
+    # The carried value starts as [N, L] and comes back from the body as [N, L-1]. The shapes are symbolic
+    # (an optimization profile gives the ranges), so the recurrence check runs in the builder's shape
+    # analysis, which compares the two symbolic shapes rather than two numbers: a recurrence must feed back
+    # a value of the shape it started from.
+    x = _vi("tokens", ["N", "L"])
+    trip = _init("trip", np.array(3, np.int64))
+    starts, ends, axes = (_init("starts", np.array([1], np.int64)), _init("ends", np.array([2**31], np.int64)),
+                          _init("axes", np.array([1], np.int64)))
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+         helper.make_node("Slice", ["v_in", "starts", "ends", "axes"], ["v_out"])],
+        "drop_first", [_vi("i", [], I64), _vi("cond_in", [], TensorProto.BOOL), _vi("v_in", None)],
+        [_vi("cond_out", [], TensorProto.BOOL), _vi("v_out", None)], [starts, ends, axes])
+    keep = _init("keep_going", np.array(True))
+    n = helper.make_node("Loop", ["trip", "keep_going", "tokens"], ["y"], name="shrink_loop", body=body)
+    return Build(_model([n], [x], [_vi("y", None)], [trip, keep]),
+                 profile=[("tokens", (1, 8), (2, 16), (4, 32))])
+
+
 @case("qdq-negative-scale", "qdq-placement-error", cause="nonpositive-scale",
       note="a QuantizeLinear whose scale is negative")
 def _qdq_negative_scale():
