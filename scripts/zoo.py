@@ -235,6 +235,17 @@ def _profile_static_image_size():
                                                                 (1, 3, 512, 512))])
 
 
+@case("profile-static-rank", "profile-dims-out-of-range", cause="profile-on-static-dimension",
+      note="a static 2-D embedding input given a profile of four dimensions (a builder that assumes NCHW inputs)")
+def _profile_static_rank():
+    # The input [1, 512] has no dynamic axis, so a profile for it may only repeat its shape; this one is
+    # written for an image input and has four dimensions (the last two 0), so even its rank disagrees.
+    x = _vi("source", [1, 512])
+    n = helper.make_node("Relu", ["source"], ["y"], name="relu")
+    return Build(_model([n], [x], [_vi("y", None)]), profile=[("source", (1, 512, 0, 0), (1, 512, 0, 0),
+                                                                (1, 512, 0, 0))])
+
+
 @case("float-shape-input", "shape-tensor-not-integer", cause="float-input-used-as-shape",
       note="a ConstantOfShape whose shape comes from a float network input")
 def _float_shape_input():
