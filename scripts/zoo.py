@@ -380,6 +380,27 @@ def _unsupported_op():
     return Build(_model([n], [x], [_vi("y", None)], opset=11))
 
 
+@case("softmax-cross-entropy-loss", "unsupported-onnx-op", cause="standard-op-not-in-tensorrt",
+      note="a model exported with its nn.CrossEntropyLoss, the training op SoftmaxCrossEntropyLoss")
+def _softmax_cross_entropy_loss():
+    # A loss belongs to training: TensorRT's parser has no importer for it, and its op checker turns the node
+    # down before any layer is made. The loss is computed outside the engine, on the logits it returns.
+    scores, labels = _vi("scores", [4, 10]), _vi("labels", [4], I64)
+    n = helper.make_node("SoftmaxCrossEntropyLoss", ["scores", "labels"], ["loss"], name="criterion")
+    return Build(_model([n], [scores, labels], [_vi("loss", None)], opset=13))
+
+
+@case("nll-loss", "unsupported-onnx-op", cause="standard-op-not-in-tensorrt",
+      note="a model exported with an nn.NLLLoss after its log-softmax, the training op NegativeLogLikelihoodLoss")
+def _nll_loss():
+    # The same refusal for the other ONNX loss op: no importer, the op checker says UNSUPPORTED_NODE.
+    x = _vi("logits", [4, 10])
+    labels = _vi("labels", [4], I64)
+    nodes = [helper.make_node("LogSoftmax", ["logits"], ["logp"], name="log_softmax", axis=1),
+             helper.make_node("NegativeLogLikelihoodLoss", ["logp", "labels"], ["loss"], name="criterion")]
+    return Build(_model(nodes, [x, labels], [_vi("loss", None)], opset=13))
+
+
 @case("unsupported-op-quiet", "unsupported-onnx-op", cause="standard-op-newer-tensorrt",
       note="a Det (determinant) node, from a script that prints only the logger's messages, not parser.get_error()")
 def _unsupported_op_quiet():
