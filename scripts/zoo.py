@@ -246,6 +246,18 @@ def _profile_static_rank():
                                                                 (1, 512, 0, 0))])
 
 
+@case("named-dim-profiles-disagree", "named-dimension-mismatch", cause="inputs-disagree",
+      note="two inputs whose first axis is the same dim_param 'batch', built with profiles that give it different sizes")
+def _named_dim_profiles_disagree():
+    # The parser ties axes that share a dim_param name into one dimension; the profiles for the two inputs
+    # give 'batch' different ranges (opt 2 for one, 4 for the other), so the profile contradicts the
+    # model's own statement that both batches are equal, and the builder's shape checks fail on it.
+    a, b = _vi("features", ["batch", 8]), _vi("residual", ["batch", 8])
+    n = helper.make_node("Add", ["features", "residual"], ["y"], name="add_residual")
+    return Build(_model([n], [a, b], [_vi("y", None)]),
+                 profile=[("features", (1, 8), (2, 8), (4, 8)), ("residual", (2, 8), (4, 8), (8, 8))])
+
+
 @case("float-shape-input", "shape-tensor-not-integer", cause="float-input-used-as-shape",
       note="a ConstantOfShape whose shape comes from a float network input")
 def _float_shape_input():
