@@ -798,6 +798,19 @@ def _string_input():
     return Build(_model([n], [x], [_vi("y", None, TensorProto.STRING)]))
 
 
+@case("cast-uint8-intermediate", "unsupported-onnx-datatype", cause="uint8-tensor",
+      note="a Cast to UINT8 in the middle of the graph (a PyTorch .to(torch.uint8) that rounds an image), cast back to float")
+def _cast_uint8_intermediate():
+    # TensorRT accepts UINT8 only at the network's inputs and outputs (and for DLA quantization); a Cast whose
+    # result is UINT8 and feeds another node makes a UINT8 tensor inside the network, which the parser refuses.
+    x = _vi("image", [1, 3, 8, 8])
+    lo, hi = _init("lo", np.array(0, np.float32)), _init("hi", np.array(255, np.float32))
+    nodes = [helper.make_node("Clip", ["image", "lo", "hi"], ["clipped"], name="clip_0_255"),
+             helper.make_node("Cast", ["clipped"], ["pixels"], name="to_uint8", to=TensorProto.UINT8),
+             helper.make_node("Cast", ["pixels"], ["y"], name="to_float", to=F)]
+    return Build(_model(nodes, [x], [_vi("y", None)], [lo, hi]))
+
+
 @case("complex-initializer", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
       note="an initializer of type COMPLEX64")
 def _complex_initializer():
