@@ -477,6 +477,17 @@ def _softmax_int_input():
     return Build(_model([n], [x], [_vi("y", None, TensorProto.INT32)]))
 
 
+@case("einsum-int-input", "op-input-type-unsupported",
+      note="an Einsum contracting two INT32 tensors (position arithmetic written as an einsum): TensorRT 8 said "
+           "'einsum input tensor 0 has invalid type Int32'; this parser refuses the type before making the layer")
+def _einsum_int_input():
+    # IEinsumLayer computes in floating point only; the TensorRT 10 parser lists INT32 as an invalid type for
+    # Einsum and stops on the node, where TensorRT 8 created the layer and its validation refused it.
+    a, b = _vi("positions", [2, 3], TensorProto.INT32), _vi("offsets", [3, 4], TensorProto.INT32)
+    n = helper.make_node("Einsum", ["positions", "offsets"], ["y"], name="Einsum_110", equation="ij,jk->ik")
+    return Build(_model([n], [a, b], [_vi("y", None, TensorProto.INT32)]))
+
+
 @case("where-float-condition", "op-input-type-unsupported",
       note="a Where whose condition is a float mask rather than a bool tensor")
 def _where_float_condition():
