@@ -875,6 +875,25 @@ def _einsum_three_operands():
     return Build(_model([n], [a, b, c], [_vi("y", None)]))
 
 
+@case("einsum-ellipsis-diag-api", "einsum-equation-unsupported", negative=True,
+      note="IEinsumLayers written with the network API, one with an ellipsis (...ij,...jk->...ik), one taking a "
+           "diagonal (ii->i): TensorRT 8.x's layer refused both ('ellipsis is not permitted', 'Diagonal operations "
+           "are not permitted'); this release's layer builds them")
+def _einsum_ellipsis_diag_api():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network = builder.create_network(0)
+        a = network.add_input("a", trt.float32, (2, 3, 4))
+        b = network.add_input("b", trt.float32, (2, 4, 5))
+        m = network.add_input("m", trt.float32, (3, 3))
+        batched = network.add_einsum([a, b], "...ij,...jk->...ik")
+        diagonal = network.add_einsum([m], "ii->i")
+        network.mark_output(batched.get_output(0))
+        network.mark_output(diagonal.get_output(0))
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
 @case("pad-wrap-mode", "pad-mode-or-axis-unsupported", negative=True,
       note="a Pad in 'wrap' mode: early parsers only accepted constant zero padding; this release builds it")
 def _pad_wrap_mode():
