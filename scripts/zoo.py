@@ -235,6 +235,29 @@ def _profile_static_image_size():
                                                                 (1, 3, 512, 512))])
 
 
+@case("profile-static-rank", "profile-dims-out-of-range", cause="profile-on-static-dimension",
+      note="a static 2-D embedding input given a profile of four dimensions (a builder that assumes NCHW inputs)")
+def _profile_static_rank():
+    # The input [1, 512] has no dynamic axis, so a profile for it may only repeat its shape; this one is
+    # written for an image input and has four dimensions (the last two 0), so even its rank disagrees.
+    x = _vi("source", [1, 512])
+    n = helper.make_node("Relu", ["source"], ["y"], name="relu")
+    return Build(_model([n], [x], [_vi("y", None)]), profile=[("source", (1, 512, 0, 0), (1, 512, 0, 0),
+                                                                (1, 512, 0, 0))])
+
+
+@case("named-dim-profiles-disagree", "named-dimension-mismatch", cause="inputs-disagree",
+      note="two inputs whose first axis is the same dim_param 'batch', built with profiles that give it different sizes")
+def _named_dim_profiles_disagree():
+    # The parser ties axes that share a dim_param name into one dimension; the profiles for the two inputs
+    # give 'batch' different ranges (opt 2 for one, 4 for the other), so the profile contradicts the
+    # model's own statement that both batches are equal, and the builder's shape checks fail on it.
+    a, b = _vi("features", ["batch", 8]), _vi("residual", ["batch", 8])
+    n = helper.make_node("Add", ["features", "residual"], ["y"], name="add_residual")
+    return Build(_model([n], [a, b], [_vi("y", None)]),
+                 profile=[("features", (1, 8), (2, 8), (4, 8)), ("residual", (2, 8), (4, 8), (8, 8))])
+
+
 @case("float-shape-input", "shape-tensor-not-integer", cause="float-input-used-as-shape",
       note="a ConstantOfShape whose shape comes from a float network input")
 def _float_shape_input():
@@ -369,6 +392,27 @@ def _unsupported_op():
     return Build(_model([n], [x], [_vi("y", None)], opset=11))
 
 
+@case("softmax-cross-entropy-loss", "unsupported-onnx-op", cause="standard-op-not-in-tensorrt",
+      note="a model exported with its nn.CrossEntropyLoss, the training op SoftmaxCrossEntropyLoss")
+def _softmax_cross_entropy_loss():
+    # A loss belongs to training: TensorRT's parser has no importer for it, and its op checker turns the node
+    # down before any layer is made. The loss is computed outside the engine, on the logits it returns.
+    scores, labels = _vi("scores", [4, 10]), _vi("labels", [4], I64)
+    n = helper.make_node("SoftmaxCrossEntropyLoss", ["scores", "labels"], ["loss"], name="criterion")
+    return Build(_model([n], [scores, labels], [_vi("loss", None)], opset=13))
+
+
+@case("nll-loss", "unsupported-onnx-op", cause="standard-op-not-in-tensorrt",
+      note="a model exported with an nn.NLLLoss after its log-softmax, the training op NegativeLogLikelihoodLoss")
+def _nll_loss():
+    # The same refusal for the other ONNX loss op: no importer, the op checker says UNSUPPORTED_NODE.
+    x = _vi("logits", [4, 10])
+    labels = _vi("labels", [4], I64)
+    nodes = [helper.make_node("LogSoftmax", ["logits"], ["logp"], name="log_softmax", axis=1),
+             helper.make_node("NegativeLogLikelihoodLoss", ["logp", "labels"], ["loss"], name="criterion")]
+    return Build(_model(nodes, [x, labels], [_vi("loss", None)], opset=13))
+
+
 @case("unsupported-op-quiet", "unsupported-onnx-op", cause="standard-op-newer-tensorrt",
       note="a Det (determinant) node, from a script that prints only the logger's messages, not parser.get_error()")
 def _unsupported_op_quiet():
@@ -431,6 +475,17 @@ def _softmax_int_input():
     x = _vi("scores", [2, 5], TensorProto.INT32)
     n = helper.make_node("Softmax", ["scores"], ["y"], name="softmax_of_counts", axis=1)
     return Build(_model([n], [x], [_vi("y", None, TensorProto.INT32)]))
+
+
+@case("einsum-int-input", "op-input-type-unsupported",
+      note="an Einsum contracting two INT32 tensors (position arithmetic written as an einsum): TensorRT 8 said "
+           "'einsum input tensor 0 has invalid type Int32'; this parser refuses the type before making the layer")
+def _einsum_int_input():
+    # IEinsumLayer computes in floating point only; the TensorRT 10 parser lists INT32 as an invalid type for
+    # Einsum and stops on the node, where TensorRT 8 created the layer and its validation refused it.
+    a, b = _vi("positions", [2, 3], TensorProto.INT32), _vi("offsets", [3, 4], TensorProto.INT32)
+    n = helper.make_node("Einsum", ["positions", "offsets"], ["y"], name="Einsum_110", equation="ij,jk->ik")
+    return Build(_model([n], [a, b], [_vi("y", None, TensorProto.INT32)]))
 
 
 @case("where-float-condition", "op-input-type-unsupported",
@@ -659,6 +714,28 @@ def _loop_pad():
     n = helper.make_node("Loop", ["steps", "go", "state"], ["y"], name="pad_loop", body=body)
     return Build(_model([n], [x], [_vi("y", None)], [trip, go]))
 
+@case("loop-slice-dynamic", "loop-unsupported", cause="loop-carried-shape-changes",
+      note="a Loop over a dynamic-length tensor whose body drops its first column each iteration")
+def _loop_slice_dynamic():
+    # The carried value starts as [N, L] and comes back from the body as [N, L-1]. The shapes are symbolic
+    # (an optimization profile gives the ranges), so the recurrence check runs in the builder's shape
+    # analysis, which compares the two symbolic shapes rather than two numbers: a recurrence must feed back
+    # a value of the shape it started from.
+    x = _vi("tokens", ["N", "L"])
+    trip = _init("trip", np.array(3, np.int64))
+    starts, ends, axes = (_init("starts", np.array([1], np.int64)), _init("ends", np.array([2**31], np.int64)),
+                          _init("axes", np.array([1], np.int64)))
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+         helper.make_node("Slice", ["v_in", "starts", "ends", "axes"], ["v_out"])],
+        "drop_first", [_vi("i", [], I64), _vi("cond_in", [], TensorProto.BOOL), _vi("v_in", None)],
+        [_vi("cond_out", [], TensorProto.BOOL), _vi("v_out", None)], [starts, ends, axes])
+    keep = _init("keep_going", np.array(True))
+    n = helper.make_node("Loop", ["trip", "keep_going", "tokens"], ["y"], name="shrink_loop", body=body)
+    return Build(_model([n], [x], [_vi("y", None)], [trip, keep]),
+                 profile=[("tokens", (1, 8), (2, 16), (4, 32))])
+
+
 @case("qdq-negative-scale", "qdq-placement-error", cause="nonpositive-scale",
       note="a QuantizeLinear whose scale is negative")
 def _qdq_negative_scale():
@@ -732,6 +809,19 @@ def _string_input():
     return Build(_model([n], [x], [_vi("y", None, TensorProto.STRING)]))
 
 
+@case("cast-uint8-intermediate", "unsupported-onnx-datatype", cause="uint8-tensor",
+      note="a Cast to UINT8 in the middle of the graph (a PyTorch .to(torch.uint8) that rounds an image), cast back to float")
+def _cast_uint8_intermediate():
+    # TensorRT accepts UINT8 only at the network's inputs and outputs (and for DLA quantization); a Cast whose
+    # result is UINT8 and feeds another node makes a UINT8 tensor inside the network, which the parser refuses.
+    x = _vi("image", [1, 3, 8, 8])
+    lo, hi = _init("lo", np.array(0, np.float32)), _init("hi", np.array(255, np.float32))
+    nodes = [helper.make_node("Clip", ["image", "lo", "hi"], ["clipped"], name="clip_0_255"),
+             helper.make_node("Cast", ["clipped"], ["pixels"], name="to_uint8", to=TensorProto.UINT8),
+             helper.make_node("Cast", ["pixels"], ["y"], name="to_float", to=F)]
+    return Build(_model(nodes, [x], [_vi("y", None)], [lo, hi]))
+
+
 @case("complex-initializer", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
       note="an initializer of type COMPLEX64")
 def _complex_initializer():
@@ -783,6 +873,25 @@ def _einsum_three_operands():
     a, b, c = _vi("a", [2, 3]), _vi("b", [3, 4]), _vi("c", [4, 5])
     n = helper.make_node("Einsum", ["a", "b", "c"], ["y"], name="einsum_chain", equation="ij,jk,kl->il")
     return Build(_model([n], [a, b, c], [_vi("y", None)]))
+
+
+@case("einsum-ellipsis-diag-api", "einsum-equation-unsupported", negative=True,
+      note="IEinsumLayers written with the network API, one with an ellipsis (...ij,...jk->...ik), one taking a "
+           "diagonal (ii->i): TensorRT 8.x's layer refused both ('ellipsis is not permitted', 'Diagonal operations "
+           "are not permitted'); this release's layer builds them")
+def _einsum_ellipsis_diag_api():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network = builder.create_network(0)
+        a = network.add_input("a", trt.float32, (2, 3, 4))
+        b = network.add_input("b", trt.float32, (2, 4, 5))
+        m = network.add_input("m", trt.float32, (3, 3))
+        batched = network.add_einsum([a, b], "...ij,...jk->...ik")
+        diagonal = network.add_einsum([m], "ii->i")
+        network.mark_output(batched.get_output(0))
+        network.mark_output(diagonal.get_output(0))
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
 
 
 @case("pad-wrap-mode", "pad-mode-or-axis-unsupported", negative=True,
