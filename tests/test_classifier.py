@@ -192,3 +192,18 @@ def test_a_reading_whose_first_label_is_none_still_names_the_signatures_it_ranks
     assert report.diagnoses == []
     named = [c.id for c in report.candidates if c.why == CLASSIFIER_CANDIDATE]
     assert sorted(named) == sorted(reading[1:4]) and "none" not in named
+
+
+def test_error_text_keeps_error_lines_worded_without_error():
+    from trtdoctor.errortext import error_text
+    from trtdoctor.lines import parse_line
+    texts = ["[I] [TRT] Loaded engine size: 12 MiB",
+             "error:  model file '/resnet18.onnx' was not found.",
+             "[1]    27275 killed     python3 camera.py",
+             "NvInfer.h:No existe el archivo o el directorio",
+             "[8]断言失败：scales_input.is_weights（）",
+             "python3 invoked oom-killer: gfp_mask=0x24082c2",
+             "Building the network, 12 layers"]
+    kept = error_text([parse_line(i + 1, t) for i, t in enumerate(texts)]).splitlines()
+    assert len(kept) == 5
+    assert not any("Loaded engine" in k or "Building the network" in k for k in kept)

@@ -18,7 +18,7 @@ from trtdoctor.errortext import _NUM, _SPACE, classifier_text
 from trtdoctor.kb.load import _cache_dir, corpus_dir, shipped_dir
 from trtdoctor.match import Matcher
 
-_FORMAT = 3  # 2: consequence-only lines left out of the text; 3: balanced class weights
+_FORMAT = 4  # 2: consequence-only lines left out of the text; 3: balanced class weights; 4: wider error words
 
 
 def thread(url: str) -> str:
