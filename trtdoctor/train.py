@@ -14,12 +14,13 @@ from pathlib import Path
 from trtdoctor import pipeline
 from trtdoctor._version import __version__
 from trtdoctor.classify import NONE, Doc, Model, fit
-from trtdoctor.errortext import _NUM, _SPACE, classifier_text
+from trtdoctor.errortext import classifier_text, fold
 from trtdoctor.kb.load import _cache_dir, corpus_dir, shipped_dir
 from trtdoctor.match import Matcher
 
-_FORMAT = 5  # 2: consequence-only lines left out of the text; 3: balanced class weights; 4: wider error words;
-# 5: the signatures' own text weighted
+# 2: consequence-only lines left out of the text; 3: balanced class weights; 4: wider error words; 5: the signatures'
+# own text weighted
+_FORMAT = 5
 
 
 def thread(url: str) -> str:
@@ -63,7 +64,7 @@ def signature_docs(kb) -> list[Doc]:
         if sig.kind != "error":
             continue
         text = "\n".join([sig.message, *(lit for p in sig.patterns for lit in p.literals)])
-        docs += [Doc(_SPACE.sub(" ", _NUM.sub("0", text)), sig.id, f"kb:{sig.id}")] * SIGNATURE_DOC_WEIGHT
+        docs += [Doc(fold(text), sig.id, f"kb:{sig.id}")] * SIGNATURE_DOC_WEIGHT
     return docs
 
 
