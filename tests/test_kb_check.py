@@ -227,3 +227,36 @@ def test_a_pattern_does_not_count_where_the_log_shows_its_harmless_reading(tmp_p
     # Without the 'unless' line, the gate reports the same negative as claimed.
     (kb_dir / "frob-newer.yaml").write_text(GOOD.format(id="frob-newer", regex="frobnicator model is newer than the parser"))
     assert "matches negative log" in messages(check([kb_dir], corpus))
+
+
+def test_a_generic_pattern_counts_only_in_the_context_it_requires(tmp_path):
+    import io
+
+    from trtdoctor import api, read
+    from trtdoctor.match import Matcher
+
+    generic = GOOD.format(id="frob-calib", regex="what\\(\\): +frob_map::at").replace(
+        "  - regex: 'what\\(\\): +frob_map::at'\n",
+        "  - regex: 'what\\(\\): +frob_map::at'\n    confidence: 0.7\n    requires:\n"
+        "      - line: 'reading frobcalib table'\n        says: the build was reading a calibration table\n")
+    in_context = "reading frobcalib table: t.table\nterminate called\n  what():  frob_map::at\n"
+    elsewhere = "loading config\nterminate called\n  what():  frob_map::at\n"
+    kb_dir, corpus = write_kb(tmp_path, {"frob-calib": generic}, {"frob-calib/a": in_context}, {"neg": elsewhere})
+    # The gate: the negative lacks the context, so the pattern does not claim it.
+    result = check([kb_dir], corpus)
+    assert result.ok, messages(result)
+
+    kb = compile_files(sorted(kb_dir.glob("*.yaml")))
+
+    def explain(log: str):
+        return api.explain_chunks(read.chunks(io.BytesIO(log.encode())), source="test", knowledge=(kb, Matcher(kb)),
+                                  classifier=False)
+
+    assert [d.id for d in explain(in_context).diagnoses] == ["frob-calib"]
+    report = explain(elsewhere)
+    assert report.diagnoses == []
+    (candidate,) = [c for c in report.candidates if c.id == "frob-calib"]
+    assert "no line shows the build was reading a calibration table" in candidate.why
+    # Without 'requires', the gate reports the same negative as claimed.
+    (kb_dir / "frob-calib.yaml").write_text(GOOD.format(id="frob-calib", regex="what\\(\\): +frob_map::at"))
+    assert "matches negative log" in messages(check([kb_dir], corpus))

@@ -302,9 +302,15 @@ def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher
     discounted: list[str] = []
     miss = 1.0
     for i in patterns_hit:
-        shown = next((u for u in sig.patterns[i].unless if matcher.search_lines(u.value, lines) is not None), None)
+        pattern = sig.patterns[i]
+        shown = next((u for u in pattern.unless if matcher.search_lines(u.value, lines) is not None), None)
         if shown is not None:
             discounted.append(shown.says)
+            continue
+        # A generic message (a C++ exception) is this error only in its context: without any line of it, the
+        # match does not count either.
+        if pattern.requires and all(matcher.search_lines(r.value, lines) is None for r in pattern.requires):
+            discounted.append("no line shows " + " or ".join(r.says for r in pattern.requires))
             continue
         miss *= 1.0 - sig.patterns[i].confidence
     confidence = min(0.99, 1.0 - miss)

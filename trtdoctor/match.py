@@ -33,7 +33,7 @@ class Matcher:
             for i, pattern in enumerate(sig.patterns):
                 for lit in pattern.literals:
                     self._by_literal.setdefault(lit, []).append((sig, i))
-                for item in pattern.unless:
+                for item in (*pattern.unless, *pattern.requires):
                     evidence.update(item.literals)
             for cause in sig.causes:
                 for item in cause.when:

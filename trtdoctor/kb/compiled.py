@@ -29,6 +29,7 @@ class PatternSpec:
     confidence: float
     literals: tuple[str, ...]
     unless: tuple[EvidenceSpec, ...] = ()    # 'line' tests: any that holds makes the match not count
+    requires: tuple[EvidenceSpec, ...] = ()  # 'line' tests: unless one holds, the match does not count
 
 
 def _evidence(e: dict[str, Any]) -> EvidenceSpec:
@@ -97,7 +98,8 @@ class KnowledgeBase:
             sigs.append(Signature(
                 id=s["id"], title=s["title"], category=s["category"], kind=s["kind"], message=s["message"],
                 patterns=tuple(PatternSpec(p["regex"], p["confidence"], tuple(p["literals"]),
-                                           tuple(_evidence(e) for e in p.get("unless", ())))
+                                           tuple(_evidence(e) for e in p.get("unless", ())),
+                                           tuple(_evidence(e) for e in p.get("requires", ())))
                                for p in s["patterns"]),
                 affected=s["affected"], fixed_in=s["fixed_in"], cause=s["cause"], remedy=tuple(s["remedy"]),
                 causes=tuple(CauseSpec(c["id"], c["title"], c["cause"], tuple(c["remedy"]),

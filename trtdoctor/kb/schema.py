@@ -47,6 +47,18 @@ class Unless(_Strict):
         return _compiled(value)
 
 
+class Requires(_Strict):
+    """A line that shows the context in which a generic message is this error."""
+
+    line: str = Field(description="Regex of which some line of the log must match for the pattern to count.")
+    says: str = Field(description="What that line shows, in a sentence a user reads in the report.")
+
+    @field_validator("line")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        return _compiled(value)
+
+
 class Pattern(_Strict):
     """One regular expression that recognises the message. Named groups become facts."""
 
@@ -57,6 +69,9 @@ class Pattern(_Strict):
     unless: list[Unless] = Field(default_factory=list, description="Lines that, when the log has one, show "
                                  "the match is the harmless reading of the message (another failure that "
                                  "the same warning precedes, say): the pattern then does not count.")
+    requires: list[Requires] = Field(default_factory=list, description="Lines of which the log must show at "
+                                     "least one for the pattern to count: the context that makes a generic "
+                                     "message (a C++ exception, say) this error.")
 
     @field_validator("regex")
     @classmethod

@@ -154,16 +154,22 @@ def _examples(corpus: Path, sig_id: str) -> list[Path]:
 _TEXTS: dict[Path, list[str]] = {}
 
 
-def _lines_matching(rx: re.Pattern[str], path: Path, unless: Sequence[re.Pattern[str]] = ()) -> int | None:
+def _lines_matching(rx: re.Pattern[str], path: Path, unless: Sequence[re.Pattern[str]] = (),
+                    requires: Sequence[re.Pattern[str]] = ()) -> int | None:
     """The first line of the log that counts as a match of the pattern: none where the log shows one of the
-    pattern's 'unless' lines (its harmless reading), nor the CUDA driver echo after an earlier error."""
+    pattern's 'unless' lines (its harmless reading) or none of its 'requires' lines (its context), nor the
+    CUDA driver echo after an earlier error."""
     lines = _TEXTS.get(path)
     if lines is None:
         lines = _TEXTS[path] = path.read_bytes().decode("utf-8", "replace").splitlines()
     seen_error = False
     for n, line in enumerate(lines, 1):
         if rx.search(line) and not (seen_error and is_driver_echo(line)):
-            return None if any(u.search(text) for u in unless for text in lines) else n
+            if any(u.search(text) for u in unless for text in lines):
+                return None
+            if requires and not any(r.search(text) for r in requires for text in lines):
+                return None
+            return n
         seen_error = seen_error or is_real_error(parse_line(n, line))
     return None
 
@@ -231,12 +237,13 @@ def check(paths: Sequence[Path], corpus: Path, *, run_examples: bool = True, onl
 
     # Patterns that claim other signatures' examples or clean logs.
     for sig in kb.signatures:
-        compiled = [(i, re.compile(p.regex), [re.compile(u.value) for u in p.unless])
+        compiled = [(i, re.compile(p.regex), [re.compile(u.value) for u in p.unless],
+                     [re.compile(r.value) for r in p.requires])
                     for i, p in enumerate(sig.patterns)]
         if sig.kind != "warning" and sig.id in wanted:
             for neg in clean:
-                for i, rx, unless in compiled:
-                    n = _lines_matching(rx, neg, unless)
+                for i, rx, unless, requires in compiled:
+                    n = _lines_matching(rx, neg, unless, requires)
                     if n:
                         text = _clip(_TEXTS[neg][n - 1].strip())
                         problems.append(Problem(sig.path, _line(sig, f"patterns.{i}.regex"),
@@ -249,8 +256,8 @@ def check(paths: Sequence[Path], corpus: Path, *, run_examples: bool = True, onl
             if sig.id not in wanted and other.id not in wanted:
                 continue
             for log in _examples(corpus, other.id):
-                for i, rx, unless in compiled:
-                    n = _lines_matching(rx, log, unless)
+                for i, rx, unless, requires in compiled:
+                    n = _lines_matching(rx, log, unless, requires)
                     if n:
                         problems.append(Problem(sig.path, _line(sig, f"patterns.{i}.regex"),
                                                 f"patterns.{i} also matches {log}:{n}, an example of {other.id}; "
@@ -281,6 +288,8 @@ def _scanned(sig: Signature) -> list[tuple[str, tuple[str, ...]]]:
     out = [(f"patterns.{i}.regex", p.literals) for i, p in enumerate(sig.patterns)]
     out += [(f"patterns.{i}.unless.{ui}.line", u.literals) for i, p in enumerate(sig.patterns)
             for ui, u in enumerate(p.unless) if u.literals]
+    out += [(f"patterns.{i}.requires.{ri}.line", r.literals) for i, p in enumerate(sig.patterns)
+            for ri, r in enumerate(p.requires) if r.literals]
     for ci, c in enumerate(sig.causes):
         for ei, e in enumerate(c.when):
             if e.test == "no_line" and e.literals:
