@@ -46,6 +46,24 @@ def messages(result) -> str:
     return "\n".join(str(p) for p in result.problems)
 
 
+def explain_with(kb_dir: Path, log: str):
+    """The report, patterns only, of a log against the knowledge base the test wrote."""
+    import io
+
+    from trtdoctor import api, read
+    from trtdoctor.match import Matcher
+
+    kb = compile_files(sorted(kb_dir.glob("*.yaml")))
+    return api.explain_chunks(read.chunks(io.BytesIO(log.encode())), source="test", knowledge=(kb, Matcher(kb)),
+                              classifier=False)
+
+
+def with_pattern_options(sig_id: str, regex: str, options: str) -> str:
+    """A test signature whose one pattern carries extra YAML lines (confidence, unless, requires ...)."""
+    line = f"  - regex: '{regex}'\n"
+    return GOOD.format(id=sig_id, regex=regex).replace(line, line + textwrap.indent(options, "    "))
+
+
 def test_clean_kb_passes(tmp_path):
     kb, corpus = write_kb(tmp_path, {"frob-fail": GOOD.format(id="frob-fail", regex=r"frobnicator failed (?P<n>\d+) times")},
                           {"frob-fail/one": "[E] frobnicator failed 3 times\n"}, {"ok": "&&&& PASSED\n"})
@@ -169,42 +187,25 @@ def test_every_literal_the_whole_log_is_searched_for_is_selective_on_the_referen
 
 
 def test_a_match_below_the_threshold_does_not_outrank_a_stronger_diagnosis(tmp_path):
-    import io
-
-    from trtdoctor import api, read
-    from trtdoctor.match import Matcher
-
-    weak = (GOOD.format(id="frob-weak", regex="widget request too large") + "outranks: [frob-strong]\n").replace(
-        "  - regex: 'widget request too large'\n", "  - regex: 'widget request too large'\n    confidence: 0.2\n")
+    weak = with_pattern_options("frob-weak", "widget request too large", "confidence: 0.2\n") + "outranks: [frob-strong]\n"
     strong = GOOD.format(id="frob-strong", regex="frobnicator failed on (?P<op>\\w+)")
     kb_dir, _ = write_kb(tmp_path, {"frob-weak": weak, "frob-strong": strong}, {})
-    log = b"[W] widget request too large\n[E] frobnicator failed on Einsum\n"
+    log = "[W] widget request too large\n[E] frobnicator failed on Einsum\n"
 
-    def explain():
-        kb = compile_files(sorted(kb_dir.glob("*.yaml")))
-        return api.explain_chunks(read.chunks(io.BytesIO(log)), source="test", knowledge=(kb, Matcher(kb)),
-                                  classifier=False)
-
-    report = explain()
+    report = explain_with(kb_dir, log)
     assert [d.id for d in report.diagnoses] == ["frob-strong"]
     # The weak match is still shown, as a candidate below the threshold.
     assert "frob-weak" in [c.id for c in report.candidates]
     # Above the threshold, the same match outranks as declared.
-    strong_weak = weak.replace("confidence: 0.2", "confidence: 0.95")
-    (kb_dir / "frob-weak.yaml").write_text(strong_weak)
-    assert [d.id for d in explain().diagnoses] == ["frob-weak"]
+    (kb_dir / "frob-weak.yaml").write_text(weak.replace("confidence: 0.2", "confidence: 0.95"))
+    assert [d.id for d in explain_with(kb_dir, log).diagnoses] == ["frob-weak"]
 
 
 def test_a_pattern_does_not_count_where_the_log_shows_its_harmless_reading(tmp_path):
-    import io
-
-    from trtdoctor import api, read
-    from trtdoctor.match import Matcher
-
-    warn = GOOD.format(id="frob-newer", regex="frobnicator model is newer than the parser").replace(
-        "  - regex: 'frobnicator model is newer than the parser'\n",
-        "  - regex: 'frobnicator model is newer than the parser'\n    confidence: 0.6\n    unless:\n"
-        "      - line: 'In function frob_import_\\w+:'\n        says: a node importer failed on its own account\n")
+    regex = "frobnicator model is newer than the parser"
+    warn = with_pattern_options("frob-newer", regex, "confidence: 0.6\nunless:\n"
+                                "  - line: 'In function frob_import_\\w+:'\n"
+                                "    says: a node importer failed on its own account\n")
     fails_alone = "[W] frobnicator model is newer than the parser\n[E] parse failed\n"
     fails_elsewhere = "[W] frobnicator model is newer than the parser\nERROR: In function frob_import_slice:\n"
     kb_dir, corpus = write_kb(tmp_path, {"frob-newer": warn}, {"frob-newer/a": fails_alone},
@@ -213,32 +214,21 @@ def test_a_pattern_does_not_count_where_the_log_shows_its_harmless_reading(tmp_p
     result = check([kb_dir], corpus)
     assert result.ok, messages(result)
 
-    kb = compile_files(sorted(kb_dir.glob("*.yaml")))
-
-    def explain(log: str):
-        return api.explain_chunks(read.chunks(io.BytesIO(log.encode())), source="test", knowledge=(kb, Matcher(kb)),
-                                  classifier=False)
-
-    assert [d.id for d in explain(fails_alone).diagnoses] == ["frob-newer"]
-    report = explain(fails_elsewhere)
+    assert [d.id for d in explain_with(kb_dir, fails_alone).diagnoses] == ["frob-newer"]
+    report = explain_with(kb_dir, fails_elsewhere)
     assert report.diagnoses == []
     (candidate,) = [c for c in report.candidates if c.id == "frob-newer"]
     assert "a node importer failed on its own account" in candidate.why
     # Without the 'unless' line, the gate reports the same negative as claimed.
-    (kb_dir / "frob-newer.yaml").write_text(GOOD.format(id="frob-newer", regex="frobnicator model is newer than the parser"))
+    (kb_dir / "frob-newer.yaml").write_text(GOOD.format(id="frob-newer", regex=regex))
     assert "matches negative log" in messages(check([kb_dir], corpus))
 
 
 def test_a_generic_pattern_counts_only_in_the_context_it_requires(tmp_path):
-    import io
-
-    from trtdoctor import api, read
-    from trtdoctor.match import Matcher
-
-    generic = GOOD.format(id="frob-calib", regex="what\\(\\): +frob_map::at").replace(
-        "  - regex: 'what\\(\\): +frob_map::at'\n",
-        "  - regex: 'what\\(\\): +frob_map::at'\n    confidence: 0.7\n    requires:\n"
-        "      - line: 'reading frobcalib table'\n        says: the build was reading a calibration table\n")
+    regex = "what\\(\\): +frob_map::at"
+    generic = with_pattern_options("frob-calib", regex, "confidence: 0.7\nrequires:\n"
+                                   "  - line: 'reading frobcalib table'\n"
+                                   "    says: the build was reading a calibration table\n")
     in_context = "reading frobcalib table: t.table\nterminate called\n  what():  frob_map::at\n"
     elsewhere = "loading config\nterminate called\n  what():  frob_map::at\n"
     kb_dir, corpus = write_kb(tmp_path, {"frob-calib": generic}, {"frob-calib/a": in_context}, {"neg": elsewhere})
@@ -246,17 +236,11 @@ def test_a_generic_pattern_counts_only_in_the_context_it_requires(tmp_path):
     result = check([kb_dir], corpus)
     assert result.ok, messages(result)
 
-    kb = compile_files(sorted(kb_dir.glob("*.yaml")))
-
-    def explain(log: str):
-        return api.explain_chunks(read.chunks(io.BytesIO(log.encode())), source="test", knowledge=(kb, Matcher(kb)),
-                                  classifier=False)
-
-    assert [d.id for d in explain(in_context).diagnoses] == ["frob-calib"]
-    report = explain(elsewhere)
+    assert [d.id for d in explain_with(kb_dir, in_context).diagnoses] == ["frob-calib"]
+    report = explain_with(kb_dir, elsewhere)
     assert report.diagnoses == []
     (candidate,) = [c for c in report.candidates if c.id == "frob-calib"]
     assert "no line shows the build was reading a calibration table" in candidate.why
     # Without 'requires', the gate reports the same negative as claimed.
-    (kb_dir / "frob-calib.yaml").write_text(GOOD.format(id="frob-calib", regex="what\\(\\): +frob_map::at"))
+    (kb_dir / "frob-calib.yaml").write_text(GOOD.format(id="frob-calib", regex=regex))
     assert "matches negative log" in messages(check([kb_dir], corpus))

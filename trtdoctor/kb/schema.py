@@ -35,28 +35,29 @@ def _compiled(regex: str) -> str:
     return regex
 
 
-class Unless(_Strict):
+class _ContextLine(_Strict):
+    """A line of the log that decides whether a pattern's match counts: its regex compiles, and it says in a
+    sentence what it shows, for the report."""
+
+    line: str
+    says: str = Field(description="What that line shows, in a sentence a user reads in the report.")
+
+    @field_validator("line")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        return _compiled(value)
+
+
+class Unless(_ContextLine):
     """A line that shows a pattern's match is the harmless reading of the same words."""
 
     line: str = Field(description="Regex that, matching any line of the log, makes the pattern not count.")
-    says: str = Field(description="What that line shows, in a sentence a user reads in the report.")
-
-    @field_validator("line")
-    @classmethod
-    def _compiles(cls, value: str) -> str:
-        return _compiled(value)
 
 
-class Requires(_Strict):
+class Requires(_ContextLine):
     """A line that shows the context in which a generic message is this error."""
 
     line: str = Field(description="Regex of which some line of the log must match for the pattern to count.")
-    says: str = Field(description="What that line shows, in a sentence a user reads in the report.")
-
-    @field_validator("line")
-    @classmethod
-    def _compiles(cls, value: str) -> str:
-        return _compiled(value)
 
 
 class Pattern(_Strict):
