@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from trtdoctor import diagnose, facts as facts_mod, read, scan as scan_mod
 from trtdoctor.diagnose import EvidenceLine
-from trtdoctor.errortext import classifier_text
+from trtdoctor.errortext import ERRORISH, classifier_text
 from trtdoctor.kb.compiled import KnowledgeBase
 from trtdoctor.kb.load import load as load_kb
 from trtdoctor.lines import LogLine
@@ -39,11 +39,12 @@ def knowledge_base(kb_dirs: Iterable[str | os.PathLike[str]] = ()) -> Knowledge:
 
 
 def literals(matcher: Matcher) -> frozenset[str]:
-    """Every literal the scanner must find: the signatures', the facts' and the error markers'."""
+    """Every literal the scanner must find: the signatures', the facts', the error markers' and the words of the lines
+    the classifier reads."""
     found = getattr(matcher, "_scan_literals", None)
     if found is None:  # once per knowledge base: many logs explained in one process share it
         found = matcher._scan_literals = frozenset(matcher.literals | set(facts_mod.LITERALS)  # type: ignore[attr-defined]
-                                                   | set(facts_mod.ERROR_MARKERS))
+                                                   | set(facts_mod.ERROR_MARKERS) | set(ERRORISH))
     return found
 
 

@@ -19,8 +19,8 @@ from trtdoctor.kb.load import _cache_dir, corpus_dir, shipped_dir
 from trtdoctor.match import Matcher
 
 # 2: consequence-only lines left out of the text; 3: balanced class weights; 4: wider error words; 5: the signatures'
-# own text weighted
-_FORMAT = 5
+# own text weighted; 6: error-looking lines kept by the scanner whatever the signatures' literals
+_FORMAT = 6
 
 
 def thread(url: str) -> str:
