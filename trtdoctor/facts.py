@@ -50,6 +50,10 @@ _GPU_WORDS = ("GeForce", "Tesla", "Quadro", "TITAN", "RTX ", "NVIDIA ", "Jetson"
 _COMMAND = re.compile(r"&&&& RUNNING TensorRT\.trtexec(?: \[TensorRT v\d+\])? # (.+)$")
 _NODE_PARSING = re.compile(r'While parsing node number (\d+) \[(\w+)(?: -> "([^"]*)")?\]')
 _NODE_IN = re.compile(r"In node (\d+) (?:with name: (\S*) and operator: (\w+)|\((\w+)\))")
+# TensorRT 8.x's "In node N (function)" names the parser function that failed, not the op: an op's importer
+# ("importTopK") names its op; a helper or the graph walk ("convert_axis", "parseGraph") and the plugin fallback
+# (whose op is whatever custom op had no importer) name none.
+_IMPORTER = re.compile(r"import([A-Z]\w*)")
 _DEVICE = re.compile(r"Selected Device: (.+?)\s*$")
 _GPU_NAME = re.compile(
     r"((?:NVIDIA )?(?:GeForce (?:RTX |GTX |MX)?|Tesla |Quadro (?:RTX )?|TITAN |RTX )[A-Z]?\d{2,4}\w*(?:-\w+)*"
@@ -141,8 +145,8 @@ def extract(lines: Iterable[LogLine]) -> LogFacts:
         elif "In node " in text:
             m = _NODE_IN.search(text)
             if m:
-                facts.nodes.append(Node(int(m.group(1)), m.group(3) or m.group(4), m.group(2) or None,
-                                        line.number))
+                facts.nodes.append(Node(int(m.group(1)), m.group(3) or _op_of_importer(m.group(4)),
+                                        m.group(2) or None, line.number))
         if facts.gpu is None and ("Selected Device" in text or any(w in text for w in _GPU_WORDS)):
             m = _DEVICE.search(text) or _GPU_NAME.search(text)
             if m:
@@ -181,3 +185,12 @@ def _version(text: str) -> tuple[int, ...] | None:
         if v and 5 <= v[0] <= 20:  # plausible TensorRT majors; rejects 'tensorrt 1.2.3'-like noise
             return v[:3]
     return None
+
+
+def _op_of_importer(function: str | None) -> str | None:
+    """The op an importer function of the ONNX parser is named after ("importTopK" -> "TopK"); None for the
+    other functions that 8.x names in "In node N (...)" and for the plugin fallback."""
+    m = _IMPORTER.fullmatch(function or "")
+    if m is None or m.group(1) in ("Model", "FallbackPluginImporter"):
+        return None
+    return m.group(1)
