@@ -69,13 +69,20 @@ class Check:
     holds: bool | None    # None: the log does not show enough to tell
     line: int | None = None
     required: bool = False  # unknown counts as failed: the cause is not chosen on a guess
+    missing: bool = False   # false only because the log lacks the line looked for (an excerpt may just be short)
 
     @property
     def fails(self) -> bool:
         return self.holds is False or (self.required and self.holds is None)
 
+    @property
+    def contradicts(self) -> bool:
+        """Failed on something the log shows (a line, a value, the version), not on what it lacks."""
+        return self.holds is False and not self.missing
+
     def to_dict(self) -> dict[str, Any]:
-        return {"says": self.says, "holds": self.holds, "line": self.line, "required": self.required}
+        return {"says": self.says, "holds": self.holds, "line": self.line, "required": self.required,
+                "missing": self.missing}
 
 
 @dataclass(frozen=True)
@@ -86,9 +93,14 @@ class CauseResult:
     ruled_out: bool
     checks: tuple[Check, ...]
 
+    @property
+    def contradicted(self) -> bool:
+        """Ruled out by what the log shows, not only by lines it lacks."""
+        return any(c.contradicts for c in self.checks)
+
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "selected": self.selected, "ruled_out": self.ruled_out,
-                "checks": [c.to_dict() for c in self.checks]}
+                "contradicted": self.contradicted, "checks": [c.to_dict() for c in self.checks]}
 
 
 @dataclass
@@ -351,7 +363,7 @@ def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher
     if sig.causes:
         names = {**facts.names(), **captures}
         cause_results, chosen, fits = _select_cause(sig.causes, names, facts, matcher, lines, probe_outcomes)
-        cause_text, remedy, caveats = _explained(sig, chosen, fits)
+        cause_text, remedy, caveats = _explained(sig, chosen, fits, _selected_contradicted(cause_results))
         for result in cause_results:
             if result.selected:
                 for check in result.checks:
@@ -377,7 +389,8 @@ def _select_cause(causes: Sequence[CauseSpec], names: dict[str, Any], facts: Log
         checks: list[Check] = []
         for item in cause.when:
             holds, line = _test(item.test, item.value, local, facts, matcher, lines, probe_outcomes)
-            checks.append(Check(item.says, holds, line, item.required))
+            missing = item.test == "line" and holds is False
+            checks.append(Check(item.says, holds, line, item.required, missing))
         checked.append(checks)
     return _choose(causes, checked)
 
@@ -400,14 +413,22 @@ def _choose(causes: Sequence[CauseSpec],
 
 NO_CAUSE_FITS = ("The evidence in this log fits none of the known causes of this message (each is ruled out "
                  "above); the usual one is shown, but check it against your case.")
+NO_CAUSE_SHOWN = ("This log does not show the lines that tell the known causes of this message apart (what is "
+                  "marked 'no' or 'not shown' above is missing from it, not contradicted by it); the usual one is "
+                  "shown, but check it against your case.")
 
 
-def _explained(sig: Signature, chosen: CauseSpec, fits: bool) -> tuple[str, list[str], list[str | None]]:
+def _explained(sig: Signature, chosen: CauseSpec, fits: bool,
+               contradicted: bool = True) -> tuple[str, list[str], list[str | None]]:
     """The cause text, the remedy and its caveats of a diagnosis, with its selected cause."""
     text = f"{sig.cause.strip()}\n\n{chosen.title}: {chosen.cause.strip()}"
     if not fits:
-        text += f"\n\n{NO_CAUSE_FITS}"
+        text += "\n\n" + (NO_CAUSE_FITS if contradicted else NO_CAUSE_SHOWN)
     return text, list(chosen.remedy), list(chosen.caveats)
+
+
+def _selected_contradicted(results: Sequence[CauseResult]) -> bool:
+    return any(r.selected and r.contradicted for r in results)
 
 
 def reselect(diag: Diagnosis, sig: Signature, probe_outcomes: Mapping[str, str]) -> None:
@@ -420,11 +441,11 @@ def reselect(diag: Diagnosis, sig: Signature, probe_outcomes: Mapping[str, str])
         for item, check in zip(spec.when, result.checks):
             if item.test in ("probe", "no_probe"):
                 holds, _ = _test(item.test, item.value, {}, None, None, (), probe_outcomes)  # type: ignore[arg-type]
-                check = Check(check.says, holds, None, item.required)
+                check = Check(check.says, holds, None, item.required, check.missing)
             checks.append(check)
         checked.append(checks)
     diag.causes, chosen, fits = _choose(sig.causes, checked)
-    diag.cause, diag.remedy, diag.caveats = _explained(sig, chosen, fits)
+    diag.cause, diag.remedy, diag.caveats = _explained(sig, chosen, fits, _selected_contradicted(diag.causes))
 
 
 def _test(test: str, value: str, names: dict[str, Any], facts: LogFacts, matcher: Matcher,

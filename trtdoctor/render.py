@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import textwrap
 
-from trtdoctor.diagnose import CONSEQUENCE_ONLY, Diagnosis
+from trtdoctor.diagnose import CONSEQUENCE_ONLY, CauseResult, Diagnosis
 from trtdoctor.report import Report, plural
 
 FORMATS = ("text", "json", "markdown", "github")
@@ -114,7 +114,7 @@ def _text(report: Report, s: _Style, verbose: bool) -> str:
         out.append(s.red(f"✖ {d.title}") + s.dim(f"  [{d.id}, {d.category}, confidence {_confidence(d)}]"))
         selected = d.selected_cause
         if selected:
-            label = "Usual cause (the log's evidence fits none)" if selected.ruled_out else "Most likely cause"
+            label = _cause_label(selected)
             out.append(f"  {s.bold(label)}: {selected.title}")
         out.append(f"  {s.bold('Evidence')}:")
         for e in d.evidence:
@@ -186,7 +186,7 @@ def _markdown(report: Report) -> str:
         out.append(f"`{d.id}` · {d.category} · confidence {_confidence(d)}")
         selected = d.selected_cause
         if selected:
-            label = "Usual cause (the log's evidence fits none)" if selected.ruled_out else "Most likely cause"
+            label = _cause_label(selected)
             out.append(f"\n**{label}:** {selected.title}")
         out.append("\n**Evidence**\n")
         out.append("```")
@@ -225,3 +225,10 @@ def _github(report: Report) -> str:
         out.append(f"::notice file={f}::{_escape_data('trtdoctor: no known TensorRT failure matched')}")
     return "\n".join(out)
 
+
+
+def _cause_label(selected: CauseResult) -> str:
+    if not selected.ruled_out:
+        return "Most likely cause"
+    return ("Usual cause (the log's evidence fits none)" if selected.contradicted
+            else "Usual cause (the log does not show which)")
