@@ -362,8 +362,8 @@ def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher
     cause_text, remedy, caveats = sig.cause, list(sig.remedy), list(sig.caveats)
     if sig.causes:
         names = {**facts.names(), **captures}
-        cause_results, chosen, fits = _select_cause(sig.causes, names, facts, matcher, lines, probe_outcomes)
-        cause_text, remedy, caveats = _explained(sig, chosen, fits, _selected_contradicted(cause_results))
+        cause_results, chosen = _select_cause(sig.causes, names, facts, matcher, lines, probe_outcomes)
+        cause_text, remedy, caveats = _explained(sig, chosen, cause_results)
         for result in cause_results:
             if result.selected:
                 for check in result.checks:
@@ -382,7 +382,7 @@ def _line_text(lines: Sequence[LogLine], number: int) -> str:
 
 
 def _select_cause(causes: Sequence[CauseSpec], names: dict[str, Any], facts: LogFacts, matcher: Matcher,
-                  lines: Sequence[LogLine], probe_outcomes: Mapping[str, str]) -> tuple[list[CauseResult], CauseSpec, bool]:
+                  lines: Sequence[LogLine], probe_outcomes: Mapping[str, str]) -> tuple[list[CauseResult], CauseSpec]:
     checked: list[list[Check]] = []
     for cause in causes:
         local = dict(names)
@@ -396,10 +396,10 @@ def _select_cause(causes: Sequence[CauseSpec], names: dict[str, Any], facts: Log
 
 
 def _choose(causes: Sequence[CauseSpec],
-            checked: Sequence[Sequence[Check]]) -> tuple[list[CauseResult], CauseSpec, bool]:
+            checked: Sequence[Sequence[Check]]) -> tuple[list[CauseResult], CauseSpec]:
     """Among the causes no check contradicts, the one with most checks holding; ties to the first listed.
     When the log contradicts every cause, the usual one (most checks holding, then the first listed) is
-    still named, and the third value, False, says that it does not fit: the report says so."""
+    still named, its result marked ruled out: the report says so."""
     scored = []
     for order, (cause, checks) in enumerate(zip(causes, checked)):
         ruled_out = any(c.fails for c in checks)
@@ -408,7 +408,7 @@ def _choose(causes: Sequence[CauseSpec],
     best = max(alive or scored, key=lambda s: (s[0], -s[1]))[2]
     results = [CauseResult(c.id, c.title, c is best, ruled, tuple(checks))
                for _, _, c, checks, ruled in scored]
-    return results, best, bool(alive)
+    return results, best
 
 
 NO_CAUSE_FITS = ("The evidence in this log fits none of the known causes of this message (each is ruled out "
@@ -418,17 +418,14 @@ NO_CAUSE_SHOWN = ("This log does not show the lines that tell the known causes o
                   "shown, but check it against your case.")
 
 
-def _explained(sig: Signature, chosen: CauseSpec, fits: bool,
-               contradicted: bool = True) -> tuple[str, list[str], list[str | None]]:
+def _explained(sig: Signature, chosen: CauseSpec,
+               results: Sequence[CauseResult]) -> tuple[str, list[str], list[str | None]]:
     """The cause text, the remedy and its caveats of a diagnosis, with its selected cause."""
     text = f"{sig.cause.strip()}\n\n{chosen.title}: {chosen.cause.strip()}"
-    if not fits:
-        text += "\n\n" + (NO_CAUSE_FITS if contradicted else NO_CAUSE_SHOWN)
+    selected = next(r for r in results if r.selected)
+    if selected.ruled_out:
+        text += "\n\n" + (NO_CAUSE_FITS if selected.contradicted else NO_CAUSE_SHOWN)
     return text, list(chosen.remedy), list(chosen.caveats)
-
-
-def _selected_contradicted(results: Sequence[CauseResult]) -> bool:
-    return any(r.selected and r.contradicted for r in results)
 
 
 def reselect(diag: Diagnosis, sig: Signature, probe_outcomes: Mapping[str, str]) -> None:
@@ -444,8 +441,8 @@ def reselect(diag: Diagnosis, sig: Signature, probe_outcomes: Mapping[str, str])
                 check = Check(check.says, holds, None, item.required, check.missing)
             checks.append(check)
         checked.append(checks)
-    diag.causes, chosen, fits = _choose(sig.causes, checked)
-    diag.cause, diag.remedy, diag.caveats = _explained(sig, chosen, fits, _selected_contradicted(diag.causes))
+    diag.causes, chosen = _choose(sig.causes, checked)
+    diag.cause, diag.remedy, diag.caveats = _explained(sig, chosen, diag.causes)
 
 
 def _test(test: str, value: str, names: dict[str, Any], facts: LogFacts, matcher: Matcher,

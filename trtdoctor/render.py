@@ -226,7 +226,6 @@ def _github(report: Report) -> str:
     return "\n".join(out)
 
 
-
 def _cause_label(selected: CauseResult) -> str:
     if not selected.ruled_out:
         return "Most likely cause"
