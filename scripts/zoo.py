@@ -625,6 +625,35 @@ def _resize_linear_antialias():
     n = helper.make_node("Resize", ["x", "", "scales"], ["y"], name="downsample_aa", mode="linear", antialias=1)
     return Build(_model([n], [x], [_vi("y", None)], [scales], opset=18))
 
+@case("resize-linear-four-dims", "resize-mode-unsupported", cause="too-many-resized-dims",
+      note="a linear Resize that scales four dimensions of a 5-D tensor, channels included")
+def _resize_linear_four_dims():
+    x = _vi("x", [1, 2, 4, 4, 4])
+    scales = _init("scales", np.array([1, 2, 2, 2, 2], np.float32))
+    n = helper.make_node("Resize", ["x", "", "scales"], ["y"], name="upsample_4d", mode="linear")
+    return Build(_model([n], [x], [_vi("y", None)], [scales]))
+
+
+@case("resize-cubic-three-dims", "resize-mode-unsupported", cause="too-many-resized-dims",
+      note="a cubic Resize that scales the three spatial dimensions of a volume")
+def _resize_cubic_three_dims():
+    x = _vi("x", [1, 2, 4, 4, 4])
+    scales = _init("scales", np.array([1, 1, 2, 2, 2], np.float32))
+    n = helper.make_node("Resize", ["x", "", "scales"], ["y"], name="upsample_cubic_3d", mode="cubic")
+    return Build(_model([n], [x], [_vi("y", None)], [scales]))
+
+@case("reshape-wildcard-empty-profile", "shuffle-reshape-volume", negative=True,
+      note="a Reshape to [batch, -1] whose profile lets batch be 0: the builder warns that the -1 has no single value "
+           "at kMIN and builds the engine")
+def _reshape_wildcard_empty_profile():
+    x = _vi("x", ["batch", 3, 4])
+    shape = helper.make_node("Shape", ["x"], ["s"], name="shape", end=1)
+    minus_one = _init("minus_one", np.array([-1], np.int64))
+    target = helper.make_node("Concat", ["s", "minus_one"], ["t"], name="target", axis=0)
+    flatten = helper.make_node("Reshape", ["x", "t"], ["y"], name="flatten")
+    return Build(_model([shape, target, flatten], [x], [_vi("y", None)], [minus_one]),
+                 profile=[("x", (0, 3, 4), (1, 3, 4), (2, 3, 4))])
+
 @case("scatternd-mul", "scatternd-unsupported", cause="scatternd-reduction",
       note="a ScatterND with reduction 'mul'")
 def _scatternd():
