@@ -1035,6 +1035,90 @@ def _traceback() -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- neighbours that build: what the failing cases above look like when nothing is wrong
+# Each is a verbose log of a successful build next to a failing case's operator or shape machinery: the gate
+# checks that no signature claims TensorRT's ordinary verbose chatter about that operator.
+
+@case("reshape-computed-target-builds", "shuffle-reshape-volume", negative=True,
+      note="a Reshape to [batch, -1] computed from Shape, under a profile whose batch is at least 1")
+def _reshape_computed_target_builds():
+    x = _vi("x", ["batch", 3, 4])
+    shape = helper.make_node("Shape", ["x"], ["s"], name="shape", end=1)
+    minus_one = _init("minus_one", np.array([-1], np.int64))
+    target = helper.make_node("Concat", ["s", "minus_one"], ["t"], name="target", axis=0)
+    flatten = helper.make_node("Reshape", ["x", "t"], ["y"], name="flatten")
+    return Build(_model([shape, target, flatten], [x], [_vi("y", None)], [minus_one]),
+                 profile=[("x", (1, 3, 4), (2, 3, 4), (4, 3, 4))])
+
+
+@case("einsum-batched-matmul-builds", "einsum-equation-unsupported", negative=True,
+      note="an Einsum bij,bjk->bik on float inputs")
+def _einsum_batched_matmul_builds():
+    a, b = _vi("a", [2, 3, 4]), _vi("b", [2, 4, 5])
+    n = helper.make_node("Einsum", ["a", "b"], ["y"], name="einsum", equation="bij,bjk->bik")
+    return Build(_model([n], [a, b], [_vi("y", None)]))
+
+
+@case("scatternd-plain-builds", "scatternd-unsupported", negative=True,
+      note="a ScatterND without reduction")
+def _scatternd_plain_builds():
+    x = _vi("x", [4, 4])
+    idx = _init("idx", np.array([[0], [2]], np.int64))
+    upd = _init("upd", np.ones((2, 4), np.float32))
+    n = helper.make_node("ScatterND", ["x", "idx", "upd"], ["y"], name="scatter")
+    return Build(_model([n], [x], [_vi("y", None)], [idx, upd]))
+
+
+@case("layernorm-opset17-builds", "unsupported-onnx-op", negative=True,
+      note="a LayerNormalization node (opset 17), which this parser imports natively")
+def _layernorm_opset17_builds():
+    x = _vi("x", [2, 5, 16])
+    gamma, beta = _init("gamma", np.ones(16, np.float32)), _init("beta", np.zeros(16, np.float32))
+    n = helper.make_node("LayerNormalization", ["x", "gamma", "beta"], ["y"], name="ln", axis=-1)
+    return Build(_model([n], [x], [_vi("y", None)], [gamma, beta]))
+
+
+@case("resize-half-pixel-linear-builds", "resize-mode-unsupported", negative=True,
+      note="a bilinear Resize with half_pixel coordinates on the two spatial dimensions")
+def _resize_half_pixel_linear_builds():
+    x = _vi("x", [1, 3, 8, 8])
+    scales = _init("scales", np.array([1, 1, 2, 2], np.float32))
+    n = helper.make_node("Resize", ["x", "", "scales"], ["y"], name="upsample", mode="linear",
+                         coordinate_transformation_mode="half_pixel")
+    return Build(_model([n], [x], [_vi("y", None)], [scales]))
+
+
+@case("topk-after-softmax-builds", "topk-k-limit", negative=True,
+      note="attention scores, Softmax, then a TopK with a small constant k")
+def _topk_after_softmax_builds():
+    q, k = _vi("q", [1, 4, 8, 16]), _vi("k", [1, 4, 16, 8])
+    scores = helper.make_node("MatMul", ["q", "k"], ["s"], name="qk")
+    probs = helper.make_node("Softmax", ["s"], ["p"], name="softmax", axis=-1)
+    kk = _init("kk", np.array([3], np.int64))
+    top = helper.make_node("TopK", ["p", "kk"], ["v", "i"], name="topk", axis=-1)
+    return Build(_model([scores, probs, top], [q, k], [_vi("v", None), _vi("i", None, I64)], [kk]))
+
+
+@case("bool-mask-cast-builds", "bool-tensor-unsupported", negative=True,
+      note="a boolean mask cast to float before a ReduceSum")
+def _bool_mask_cast_builds():
+    x = _vi("x", [3, 5])
+    zero = _init("zero", np.zeros((1,), np.float32))
+    mask = helper.make_node("Greater", ["x", "zero"], ["m"], name="gt")
+    cast = helper.make_node("Cast", ["m"], ["f"], name="cast", to=F)
+    total = helper.make_node("ReduceSum", ["f"], ["y"], name="count", keepdims=0)
+    return Build(_model([mask, cast, total], [x], [_vi("y", None)], [zero]))
+
+
+@case("named-dim-profiles-agree-builds", "named-dimension-mismatch", negative=True,
+      note="two inputs sharing the dim_param 'batch', built with profiles that agree on it")
+def _named_dim_profiles_agree_builds():
+    a, b = _vi("a", ["batch", 8]), _vi("b", ["batch", 8])
+    n = helper.make_node("Add", ["a", "b"], ["y"], name="add")
+    return Build(_model([n], [a, b], [_vi("y", None)]),
+                 profile=[("a", (1, 8), (2, 8), (4, 8)), ("b", (1, 8), (2, 8), (4, 8))])
+
+
 # ------------------------------------------------------------------------------------------- running
 
 _LETTER = {"INTERNAL_ERROR": "F", "ERROR": "E", "WARNING": "W", "INFO": "I", "VERBOSE": "V"}
