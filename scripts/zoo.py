@@ -1028,6 +1028,36 @@ def _workspace_attr_removed():
     return Build(steps=steps)
 
 
+@case("explicit-batch-flag-removed", "python-api-removed",
+      note="a TensorRT 8-style script creating its network with NetworkDefinitionCreationFlag.EXPLICIT_BATCH, "
+           "which TensorRT-RTX does not define")
+def _explicit_batch_flag_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        try:
+            builder.create_network(1 << int(trt.NetworkDefinitionCreationFlag.EXPLICIT_BATCH))
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+@case("fp16-flag-removed", "strongly-typed-precision-flags", cause="weak-typing-removed",
+      note="a script asking the builder for FP16 kernels with BuilderFlag.FP16, which TensorRT-RTX does not define")
+def _fp16_flag_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        try:
+            config.set_flag(trt.BuilderFlag.FP16)
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
 def _traceback() -> str:
     import traceback
 
