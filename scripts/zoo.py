@@ -1058,6 +1058,20 @@ def _fp16_flag_removed():
     return Build(steps=steps)
 
 
+@case("int8-calibrator-class-missing", "python-api-removed", cause="removed-in-tensorrt-11",
+      note="an INT8 export script subclassing trt.IInt8EntropyCalibrator2, which TensorRT-RTX does not define")
+def _int8_calibrator_class_missing():
+    def steps(trt, logger, say):
+        try:
+            class Calibrator(trt.IInt8EntropyCalibrator2):   # noqa: F841 (the class statement is what fails)
+                pass
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
 def _traceback() -> str:
     import traceback
 
