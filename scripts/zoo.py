@@ -1079,9 +1079,62 @@ def _traceback() -> str:
     return "\n".join(lines) + "\n"
 
 
+@case("onnx-file-missing", "onnx-file-not-found", cause="file-missing",
+      note="a build script whose ONNX path points to a file that does not exist")
+def _onnx_file_missing():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network = builder.create_network(0)
+        parser = trt.OnnxParser(network, logger)
+        if parser.parse_from_file("/tmp/zoo/models/yolov8n.onnx"):
+            return True
+        for i in range(parser.num_errors):
+            say(f"{parser.get_error(i)}\n")
+        say("ERROR: Failed to parse the ONNX file.\n")
+        return False
+    return Build(steps=steps)
+
+
+@case("squeeze-axes-graph-input", "squeeze-axes-dynamic", cause="axes-not-constant",
+      note="a Squeeze-13 whose axes come from a graph input instead of a constant")
+def _squeeze_axes_graph_input():
+    x, axes = _vi("x", [1, 3, 1, 4]), _vi("axes", [1], I64)
+    n = helper.make_node("Squeeze", ["x", "axes"], ["y"], name="squeeze")
+    return Build(_model([n], [x, axes], [_vi("y", None)]))
+
+
+@case("unsqueeze-axes-graph-input", "squeeze-axes-dynamic", cause="axes-not-constant",
+      note="an Unsqueeze-13 whose axes come from a graph input instead of a constant")
+def _unsqueeze_axes_graph_input():
+    x, axes = _vi("x", [3, 4]), _vi("axes", [1], I64)
+    n = helper.make_node("Unsqueeze", ["x", "axes"], ["y"], name="unsqueeze")
+    return Build(_model([n], [x, axes], [_vi("y", None)]))
+
+
+@case("slice-api-end-as-size", "slice-out-of-bounds", cause="static-parameters",
+      note="network API: add_slice given an end index where it takes the output size, reading past the input")
+def _slice_api_end_as_size():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network = builder.create_network(0)
+        x = network.add_input("x", trt.float32, (1, 3, 8, 8))
+        crop = network.add_slice(x, (0, 0, 6, 0), (1, 3, 4, 8), (1, 1, 1, 1))   # rows 6..9 of 8
+        network.mark_output(crop.get_output(0))
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
 # ---- neighbours that build: what the failing cases above look like when nothing is wrong
 # Each is a verbose log of a successful build next to a failing case's operator or shape machinery: the gate
 # checks that no signature claims TensorRT's ordinary verbose chatter about that operator.
+
+@case("unused-input-builds", "network-input-unused", negative=True,
+      note="a network input that feeds no layer: TensorRT 10 only warns and builds")
+def _unused_input_builds():
+    x, unused = _vi("x", [1, 4]), _vi("unused", [1, 4])
+    n = helper.make_node("Relu", ["x"], ["y"], name="relu")
+    return Build(_model([n], [x, unused], [_vi("y", None)]))
+
 
 @case("reshape-computed-target-builds", "shuffle-reshape-volume", negative=True,
       note="a Reshape to [batch, -1] computed from Shape, under a profile whose batch is at least 1")
