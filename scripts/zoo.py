@@ -1124,6 +1124,14 @@ def _slice_api_end_as_size():
     return Build(steps=steps)
 
 
+@case("add-float-int32", "layer-input-type-mismatch",
+      note="an Add of a float tensor and an int32 tensor, with no Cast between them")
+def _add_float_int32():
+    a, b = _vi("a", [2, 3]), _vi("b", [2, 3], TensorProto.INT32)
+    n = helper.make_node("Add", ["a", "b"], ["y"], name="add")
+    return Build(_model([n], [a, b], [_vi("y", None)]))
+
+
 # ---- neighbours that build: what the failing cases above look like when nothing is wrong
 # Each is a verbose log of a successful build next to a failing case's operator or shape machinery: the gate
 # checks that no signature claims TensorRT's ordinary verbose chatter about that operator.
