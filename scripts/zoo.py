@@ -1132,6 +1132,23 @@ def _add_float_int32():
     return Build(_model([n], [a, b], [_vi("y", None)]))
 
 
+@case("mod-float-python-remainder", "op-input-type-unsupported",
+      note="a Mod with fmod=0 (Python's % on tensors) applied to float inputs")
+def _mod_float_python_remainder():
+    a, b = _vi("a", [3]), _vi("b", [3])
+    n = helper.make_node("Mod", ["a", "b"], ["y"], name="remainder", fmod=0)
+    return Build(_model([n], [a, b], [_vi("y", None)]))
+
+
+@case("expand-not-broadcastable", "slice-out-of-bounds", cause="expand-not-broadcastable",
+      note="an Expand of a [3, 4] tensor to [2, 5], which does not broadcast")
+def _expand_not_broadcastable():
+    x = _vi("x", [3, 4])
+    shape = _init("shape", np.array([2, 5], np.int64))
+    n = helper.make_node("Expand", ["x", "shape"], ["y"], name="/model/Expand")
+    return Build(_model([n], [x], [_vi("y", None)], [shape]))
+
+
 # ---- neighbours that build: what the failing cases above look like when nothing is wrong
 # Each is a verbose log of a successful build next to a failing case's operator or shape machinery: the gate
 # checks that no signature claims TensorRT's ordinary verbose chatter about that operator.
