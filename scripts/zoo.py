@@ -1149,6 +1149,53 @@ def _expand_not_broadcastable():
     return Build(_model([n], [x], [_vi("y", None)], [shape]))
 
 
+@case("shape-input-without-values", "dynamic-input-no-profile", cause="profile-misses-an-input",
+      note="a Reshape whose target is a graph input (a shape tensor), built with a profile that sets its shape but "
+           "not its values")
+def _shape_input_without_values():
+    def steps(trt, logger, say):
+        x, target = _vi("x", [2, 6]), _vi("target", [2], I64)
+        n = helper.make_node("Reshape", ["x", "target"], ["y"], name="reshape")
+        path = Path(tempfile.gettempdir()) / "zoo-shape-input.onnx"
+        onnx.save(_model([n], [x, target], [_vi("y", None)]), str(path))
+        builder = trt.Builder(logger)
+        network = builder.create_network(0)
+        parser = trt.OnnxParser(network, logger)
+        if not parser.parse_from_file(str(path)):
+            return False
+        config = builder.create_builder_config()
+        profile = builder.create_optimization_profile()
+        profile.set_shape("target", (2,), (2,), (2,))   # set_shape_input("target", ...) is what it needs
+        config.add_optimization_profile(profile)
+        return _serialize(builder, network, config, say)
+    return Build(steps=steps)
+
+
+@case("external-data-deleted", "external-data-missing", cause="data-file-not-beside-model",
+      note="a model saved with its weights in model.onnx.data, parsed after that file was removed")
+def _external_data_deleted():
+    def steps(trt, logger, say):
+        folder = Path(tempfile.gettempdir()) / "zoo-external-data"
+        folder.mkdir(exist_ok=True)
+        w = _init("w", np.random.default_rng(0).standard_normal((64, 64)).astype(np.float32))
+        n = helper.make_node("MatMul", ["x", "w"], ["y"], name="proj")
+        onnx.save_model(_model([n], [_vi("x", [1, 64])], [_vi("y", None)], [w]), str(folder / "model.onnx"),
+                        save_as_external_data=True, location="model.onnx.data", size_threshold=0)
+        (folder / "model.onnx.data").unlink()
+        builder = trt.Builder(logger)
+        network = builder.create_network(0)
+        parser = trt.OnnxParser(network, logger)
+        ok = parser.parse_from_file(str(folder / "model.onnx"))
+        for i in range(parser.num_errors):
+            say(f"{parser.get_error(i)}\n")
+        if not ok:
+            say("ERROR: Failed to parse the ONNX file.\n")
+        (folder / "model.onnx").unlink()
+        folder.rmdir()
+        return ok
+    return Build(steps=steps)
+
+
 # ---- neighbours that build: what the failing cases above look like when nothing is wrong
 # Each is a verbose log of a successful build next to a failing case's operator or shape machinery: the gate
 # checks that no signature claims TensorRT's ordinary verbose chatter about that operator.
