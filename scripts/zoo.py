@@ -1208,6 +1208,15 @@ def _unused_input_builds():
     return Build(_model([n], [x, unused], [_vi("y", None)]))
 
 
+@case("argmax-select-last-builds", "slice-out-of-bounds", negative=True,
+      note="an ArgMax with select_last_index, which the parser builds from a reversing slice: the verbose log's "
+           "symbolic checks print an out-of-bounds slice message, and the engine builds")
+def _argmax_select_last_builds():
+    x = _vi("x", [2, 5])
+    n = helper.make_node("ArgMax", ["x"], ["y"], name="argmax", axis=1, select_last_index=1)
+    return Build(_model([n], [x], [_vi("y", None, I64)], opset=13))
+
+
 @case("reshape-computed-target-builds", "shuffle-reshape-volume", negative=True,
       note="a Reshape to [batch, -1] computed from Shape, under a profile whose batch is at least 1")
 def _reshape_computed_target_builds():

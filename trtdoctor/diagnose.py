@@ -309,12 +309,19 @@ def _driver_echo_only(hits: Sequence[Hit], lines: Sequence[LogLine]) -> bool:
 def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher, lines: Sequence[LogLine],
               probe_outcomes: Mapping[str, str]) -> Diagnosis:
     patterns_hit = sorted({h.pattern for h in hits})
-    # A pattern whose words have a harmless reading counts only when the log shows none of the lines that
-    # reveal that reading (the same warning in front of another failure, say).
+    # TensorRT 10 repeats its shape checks at VERBOSE level in the words of real errors (its "SYMBOLIC CHECKS"),
+    # also for builds that handle the case and succeed: a pattern matched only on such lines does not count,
+    # unless its message is one TensorRT prints only at VERBOSE level.
+    counted = {h.pattern for h in hits if h.line.severity != "verbose" or sig.patterns[h.pattern].verbose}
     discounted: list[str] = []
     miss = 1.0
     for i in patterns_hit:
         pattern = sig.patterns[i]
+        if i not in counted:
+            discounted.append("TensorRT printed it only at VERBOSE level, among its own checks of the network")
+            continue
+        # A pattern whose words have a harmless reading counts only when the log shows none of the lines that
+        # reveal that reading (the same warning in front of another failure, say).
         shown = next((u for u in pattern.unless if matcher.search_lines(u.value, lines) is not None), None)
         if shown is not None:
             discounted.append(shown.says)

@@ -30,6 +30,7 @@ class PatternSpec:
     literals: tuple[str, ...]
     unless: tuple[EvidenceSpec, ...] = ()    # 'line' tests: any that holds makes the match not count
     requires: tuple[EvidenceSpec, ...] = ()  # 'line' tests: unless one holds, the match does not count
+    verbose: bool = False                    # whether a match on a VERBOSE-level line counts
 
 
 def _evidence(e: dict[str, Any]) -> EvidenceSpec:
@@ -99,7 +100,8 @@ class KnowledgeBase:
                 id=s["id"], title=s["title"], category=s["category"], kind=s["kind"], message=s["message"],
                 patterns=tuple(PatternSpec(p["regex"], p["confidence"], tuple(p["literals"]),
                                            tuple(_evidence(e) for e in p.get("unless", ())),
-                                           tuple(_evidence(e) for e in p.get("requires", ())))
+                                           tuple(_evidence(e) for e in p.get("requires", ())),
+                                           p.get("verbose", False))
                                for p in s["patterns"]),
                 affected=s["affected"], fixed_in=s["fixed_in"], cause=s["cause"], remedy=tuple(s["remedy"]),
                 causes=tuple(CauseSpec(c["id"], c["title"], c["cause"], tuple(c["remedy"]),

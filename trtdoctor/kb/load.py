@@ -25,8 +25,9 @@ from trtdoctor.kb.compiled import CauseSpec, EvidenceSpec, KnowledgeBase, Patter
 
 ENV_KB = "TRTDOCTOR_KB"
 ENV_CACHE = "TRTDOCTOR_CACHE_DIR"
-_FORMAT = 6  # bump when the compiled form changes (2: literals chosen by rarity, context evidence; 3: key by
-# name; 4: remedy caveats, tools, tags and look-alikes; 5: a pattern's 'unless' lines; 6: its 'requires' lines)
+_FORMAT = 7  # bump when the compiled form changes (2: literals chosen by rarity, context evidence; 3: key by
+# name; 4: remedy caveats, tools, tags and look-alikes; 5: a pattern's 'unless' lines; 6: its 'requires' lines;
+# 7: its 'verbose' flag)
 # The reference verbose log: a real successful TensorRT-RTX VERBOSE build (corpus/negative), on which every
 # literal's selectivity is measured. A literal may select at most SELECTIVE of its lines.
 REFERENCE_LOG = "negative/zoo-rtx-verbose-16.log"
@@ -329,7 +330,8 @@ def compile_one(path: Path, data: bytes) -> tuple[Signature | None, list[Problem
                                        for ui, u in enumerate(p.unless)),
                                  tuple(EvidenceSpec(r.says, "line", r.line,
                                                     literals(r.line, ("patterns", i, "requires", ri, "line")))
-                                       for ri, r in enumerate(p.requires)))
+                                       for ri, r in enumerate(p.requires)),
+                                 p.verbose)
                      for i, p in enumerate(model.patterns))
     causes = []
     for ci, c in enumerate(model.causes):

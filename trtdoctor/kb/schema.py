@@ -73,6 +73,10 @@ class Pattern(_Strict):
     requires: list[Requires] = Field(default_factory=list, description="Lines of which the log must show at "
                                      "least one for the pattern to count: the context that makes a generic "
                                      "message (a C++ exception, say) this error.")
+    verbose: bool = Field(False, description="Whether a match on a line TensorRT logged at VERBOSE level counts. "
+                          "Off by default: TensorRT 10's verbose output repeats its own shape checks in the words "
+                          "of real errors, for builds that go on and succeed. On for a message TensorRT prints only "
+                          "at VERBOSE level (the TensorRT 6 parser's importer traces).")
 
     @field_validator("regex")
     @classmethod

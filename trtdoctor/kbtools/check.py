@@ -155,16 +155,17 @@ _TEXTS: dict[Path, list[str]] = {}
 
 
 def _lines_matching(rx: re.Pattern[str], path: Path, unless: Sequence[re.Pattern[str]] = (),
-                    requires: Sequence[re.Pattern[str]] = ()) -> int | None:
+                    requires: Sequence[re.Pattern[str]] = (), verbose: bool = False) -> int | None:
     """The first line of the log that counts as a match of the pattern: none where the log shows one of the
     pattern's 'unless' lines (its harmless reading) or none of its 'requires' lines (its context), nor the
-    CUDA driver echo after an earlier error."""
+    CUDA driver echo after an earlier error, nor (unless the pattern allows it) a VERBOSE-level line."""
     lines = _TEXTS.get(path)
     if lines is None:
         lines = _TEXTS[path] = path.read_bytes().decode("utf-8", "replace").splitlines()
     seen_error = False
     for n, line in enumerate(lines, 1):
-        if rx.search(line) and not (seen_error and is_driver_echo(line)):
+        if rx.search(line) and not (seen_error and is_driver_echo(line)) and (
+                verbose or parse_line(n, line).severity != "verbose"):
             if any(u.search(text) for u in unless for text in lines):
                 return None
             if requires and not any(r.search(text) for r in requires for text in lines):
@@ -238,12 +239,12 @@ def check(paths: Sequence[Path], corpus: Path, *, run_examples: bool = True, onl
     # Patterns that claim other signatures' examples or clean logs.
     for sig in kb.signatures:
         compiled = [(i, re.compile(p.regex), [re.compile(u.value) for u in p.unless],
-                     [re.compile(r.value) for r in p.requires])
+                     [re.compile(r.value) for r in p.requires], p.verbose)
                     for i, p in enumerate(sig.patterns)]
         if sig.kind != "warning" and sig.id in wanted:
             for neg in clean:
-                for i, rx, unless, requires in compiled:
-                    n = _lines_matching(rx, neg, unless, requires)
+                for i, rx, unless, requires, verbose in compiled:
+                    n = _lines_matching(rx, neg, unless, requires, verbose)
                     if n:
                         text = _clip(_TEXTS[neg][n - 1].strip())
                         problems.append(Problem(sig.path, _line(sig, f"patterns.{i}.regex"),
@@ -256,8 +257,8 @@ def check(paths: Sequence[Path], corpus: Path, *, run_examples: bool = True, onl
             if sig.id not in wanted and other.id not in wanted:
                 continue
             for log in _examples(corpus, other.id):
-                for i, rx, unless, requires in compiled:
-                    n = _lines_matching(rx, log, unless, requires)
+                for i, rx, unless, requires, verbose in compiled:
+                    n = _lines_matching(rx, log, unless, requires, verbose)
                     if n:
                         problems.append(Problem(sig.path, _line(sig, f"patterns.{i}.regex"),
                                                 f"patterns.{i} also matches {log}:{n}, an example of {other.id}; "
