@@ -224,6 +224,28 @@ def test_a_pattern_does_not_count_where_the_log_shows_its_harmless_reading(tmp_p
     assert "matches negative log" in messages(check([kb_dir], corpus))
 
 
+def test_a_match_on_a_verbose_line_counts_only_where_the_pattern_allows_it(tmp_path):
+    regex = "frobLayer (?P<layer>\\S+) has out of bounds access"
+    error = "[E] [TRT] frobLayer /model/Expand has out of bounds access\n[E] build failed\n"
+    checks_only = ("[V] [TRT] SYMBOLIC CHECKS\n[V] [TRT]     frobLayer /model/ArgMax has out of bounds access\n"
+                   "[I] [TRT] Engine built in 0.1 s\n")
+    kb_dir, corpus = write_kb(tmp_path, {"frob-oob": GOOD.format(id="frob-oob", regex=regex)},
+                              {"frob-oob/a": error}, {"neg": checks_only})
+    # The gate: the negative shows the words only at VERBOSE level, so the pattern does not claim it.
+    result = check([kb_dir], corpus)
+    assert result.ok, messages(result)
+
+    assert [d.id for d in explain_with(kb_dir, error).diagnoses] == ["frob-oob"]
+    report = explain_with(kb_dir, checks_only)
+    assert report.diagnoses == []
+    (candidate,) = [c for c in report.candidates if c.id == "frob-oob"]
+    assert "only at VERBOSE level" in candidate.why
+    # A pattern that declares its message a VERBOSE-level one claims the same negative.
+    (kb_dir / "frob-oob.yaml").write_text(with_pattern_options("frob-oob", regex, "verbose: true\n"))
+    assert "matches negative log" in messages(check([kb_dir], corpus))
+    assert [d.id for d in explain_with(kb_dir, checks_only).diagnoses] == ["frob-oob"]
+
+
 def test_a_generic_pattern_counts_only_in_the_context_it_requires(tmp_path):
     regex = "what\\(\\): +frob_map::at"
     generic = with_pattern_options("frob-calib", regex, "confidence: 0.7\nrequires:\n"

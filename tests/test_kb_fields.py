@@ -137,11 +137,11 @@ def test_only_checks_the_named_signatures_against_the_clean_pool(tmp_path):
     kb, corpus = write_kb(tmp_path, sigs, {"frob-fail/a": "frobnicator failed\n", "widget-gone/b": "widget W is gone\n"})
     pool = tmp_path / "pool"
     pool.mkdir()
-    (pool / "verbose-build.log").write_text("[I] building\n[V] widget cache is gone, rebuilding\n&&&& PASSED\n")
+    (pool / "verbose-build.log").write_text("[I] building\n[W] widget cache is gone, rebuilding\n&&&& PASSED\n")
     assert check([kb], corpus, only=["frob-fail"], pool=[pool]).ok
     text = messages(check([kb], corpus, only=["widget-gone"], pool=[pool]))
     assert "widget-gone.yaml:6: patterns.0 of widget-gone matches negative log" in text
-    assert "verbose-build.log:2: [V] widget cache is gone, rebuilding" in text
+    assert "verbose-build.log:2: [W] widget cache is gone, rebuilding" in text
     assert "verbose-build.log: is a negative example but is diagnosed as widget-gone" in text
     assert "no signature 'nope'" in messages(check([kb], corpus, only=["nope"]))
 
