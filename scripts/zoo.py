@@ -1028,9 +1028,9 @@ def _workspace_attr_removed():
     return Build(steps=steps)
 
 
-@case("explicit-batch-flag-removed", "python-api-removed",
-      note="a TensorRT 8-style script creating its network with NetworkDefinitionCreationFlag.EXPLICIT_BATCH, "
-           "which TensorRT-RTX does not define")
+@case("explicit-batch-flag-removed", "python-api-removed", cause="removed-in-tensorrt-10",
+      note="a TensorRT 8-style script creating its network with NetworkDefinitionCreationFlag.EXPLICIT_BATCH, an "
+           "implicit-batch-era flag that TensorRT 10 deprecated and TensorRT-RTX does not define")
 def _explicit_batch_flag_removed():
     def steps(trt, logger, say):
         builder = trt.Builder(logger)
