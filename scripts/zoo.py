@@ -1083,15 +1083,7 @@ def _traceback() -> str:
       note="a build script whose ONNX path points to a file that does not exist")
 def _onnx_file_missing():
     def steps(trt, logger, say):
-        builder = trt.Builder(logger)
-        network = builder.create_network(0)
-        parser = trt.OnnxParser(network, logger)
-        if parser.parse_from_file("/tmp/zoo/models/yolov8n.onnx"):
-            return True
-        for i in range(parser.num_errors):
-            say(f"{parser.get_error(i)}\n")
-        say("ERROR: Failed to parse the ONNX file.\n")
-        return False
+        return _parse(trt, logger, Path("/tmp/zoo/models/yolov8n.onnx"), say) is not None
     return Build(steps=steps)
 
 
@@ -1158,11 +1150,10 @@ def _shape_input_without_values():
         n = helper.make_node("Reshape", ["x", "target"], ["y"], name="reshape")
         path = Path(tempfile.gettempdir()) / "zoo-shape-input.onnx"
         onnx.save(_model([n], [x, target], [_vi("y", None)]), str(path))
-        builder = trt.Builder(logger)
-        network = builder.create_network(0)
-        parser = trt.OnnxParser(network, logger)
-        if not parser.parse_from_file(str(path)):
+        parsed = _parse(trt, logger, path, say)
+        if parsed is None:
             return False
+        builder, network, _parser = parsed
         config = builder.create_builder_config()
         profile = builder.create_optimization_profile()
         profile.set_shape("target", (2,), (2,), (2,))   # set_shape_input("target", ...) is what it needs
@@ -1182,14 +1173,7 @@ def _external_data_deleted():
         onnx.save_model(_model([n], [_vi("x", [1, 64])], [_vi("y", None)], [w]), str(folder / "model.onnx"),
                         save_as_external_data=True, location="model.onnx.data", size_threshold=0)
         (folder / "model.onnx.data").unlink()
-        builder = trt.Builder(logger)
-        network = builder.create_network(0)
-        parser = trt.OnnxParser(network, logger)
-        ok = parser.parse_from_file(str(folder / "model.onnx"))
-        for i in range(parser.num_errors):
-            say(f"{parser.get_error(i)}\n")
-        if not ok:
-            say("ERROR: Failed to parse the ONNX file.\n")
+        ok = _parse(trt, logger, folder / "model.onnx", say) is not None
         (folder / "model.onnx").unlink()
         folder.rmdir()
         return ok
@@ -1324,14 +1308,10 @@ def build(trt, spec: Build, workdir: Path, say: Callable[[str], None], name: str
         return spec.steps(trt, logger, say)
     path = workdir / f"{name}.onnx"
     onnx.save(spec.model, str(path))
-    builder = trt.Builder(logger)
-    network = builder.create_network(0)
-    parser = trt.OnnxParser(network, logger)
-    if not parser.parse_from_file(str(path)):
-        for i in range(parser.num_errors if spec.print_errors else 0):
-            say(f"{parser.get_error(i)}\n")
-        say("ERROR: Failed to parse the ONNX file.\n")
+    parsed = _parse(trt, logger, path, say, spec.print_errors)
+    if parsed is None:
         return False
+    builder, network, _parser = parsed
     config = builder.create_builder_config()
     if spec.profile:
         profile = builder.create_optimization_profile()
@@ -1339,6 +1319,20 @@ def build(trt, spec: Build, workdir: Path, say: Callable[[str], None], name: str
             profile.set_shape(tensor, lo, opt, hi)
         config.add_optimization_profile(profile)
     return _serialize(builder, network, config, say)
+
+
+def _parse(trt, logger, path: Path, say: Callable[[str], None], print_errors: bool = True):
+    """Parse an ONNX file as build scripts do: (builder, network, parser), or None once the failure is said. The
+    parser is returned because it owns the imported weights, which must outlive the build."""
+    builder = trt.Builder(logger)
+    network = builder.create_network(0)
+    parser = trt.OnnxParser(network, logger)
+    if parser.parse_from_file(str(path)):
+        return builder, network, parser
+    for i in range(parser.num_errors if print_errors else 0):
+        say(f"{parser.get_error(i)}\n")
+    say("ERROR: Failed to parse the ONNX file.\n")
+    return None
 
 
 def _serialize(builder, network, config, say: Callable[[str], None]) -> bool:
