@@ -828,6 +828,122 @@ def _cast_without_to():
     return Build(_model([n], [x], [_vi("y", None)]))
 
 
+# ---- operators, second round
+
+@case("nonzero-plugin-missing", "nonzero-unsupported", cause="tensorrt-rtx",
+      note="a NonZero over a float mask (boolean indexing in PyTorch): TensorRT-RTX 1.7 imports it through a NonZero "
+           "plugin creator that its registry does not have")
+def _nonzero_plugin_missing():
+    x = _vi("scores", [4, 4])
+    nodes = [helper.make_node("NonZero", ["scores"], ["nz"], name="/NonZero"),
+             helper.make_node("Transpose", ["nz"], ["y"], name="/Transpose")]
+    return Build(_model(nodes, [x], [_vi("y", None, I64)], opset=13))
+
+
+@case("reducesum-axes-input", "weights-must-be-initializer",
+      note="a ReduceSum (opset 13) whose axes come in as a graph input instead of an initializer")
+def _reducesum_axes_input():
+    x, axes = _vi("x", [2, 3, 4]), _vi("axes", [1], I64)
+    n = helper.make_node("ReduceSum", ["x", "axes"], ["y"], name="sum_over_axes", keepdims=1)
+    return Build(_model([n], [x, axes], [_vi("y", None)], opset=13))
+
+
+@case("concat-mixed-types", "layer-input-type-mismatch",
+      note="a Concat of a float feature tensor and an INT32 index tensor, no Cast between them")
+def _concat_mixed_types():
+    a, b = _vi("features", [1, 3]), _vi("positions", [1, 3], TensorProto.INT32)
+    n = helper.make_node("Concat", ["features", "positions"], ["y"], name="cat_with_positions", axis=1)
+    return Build(_model([n], [a, b], [_vi("y", None)]))
+
+
+@case("concat-branch-sizes", "concat-dims-mismatch", cause="branch-shape-mismatch",
+      note="a Concat of two feature maps of 16x16 and 15x15 (a skip connection after stride rounding), its node "
+           "named by hand rather than by the exporter")
+def _concat_branch_sizes():
+    a, b = _vi("skip", [1, 4, 16, 16]), _vi("up", [1, 4, 15, 15])
+    n = helper.make_node("Concat", ["skip", "up"], ["y"], name="merge_skip", axis=1)
+    return Build(_model([n], [a, b], [_vi("y", None)]))
+
+
+@case("layernorm-axis", "convert-axis-out-of-range", cause="other-op-axis",
+      note="a LayerNormalization (opset 17) with axis 3 on a 3-D tensor, so that no axis is left to normalize")
+def _layernorm_axis():
+    x = _vi("hidden", [2, 4, 8])
+    scale = _init("ln_scale", np.ones(8, np.float32))
+    n = helper.make_node("LayerNormalization", ["hidden", "ln_scale"], ["y"], name="ln_final", axis=3)
+    return Build(_model([n], [x], [_vi("y", None)], [scale], opset=17))
+
+
+@case("nms-short-name", "unsupported-onnx-op", cause="standard-op-newer-tensorrt",
+      note="a NonMaxSuppression with center_point_box=1 (YOLO-style boxes) in a node named 'nms': TensorRT-RTX "
+           "imports it and then finds no runner for the layer")
+def _nms_short_name():
+    boxes, scores = _vi("boxes", [1, 10, 4]), _vi("scores", [1, 2, 10])
+    top = _init("max_out", np.array([5], np.int64))
+    iou = _init("iou", np.array([0.5], np.float32))
+    n = helper.make_node("NonMaxSuppression", ["boxes", "scores", "max_out", "iou"], ["selected"], name="nms",
+                         center_point_box=1)
+    return Build(_model([n], [boxes, scores], [_vi("selected", None, I64)], [top, iou], opset=11))
+
+
+@case("matmul-int64", "op-input-type-unsupported",
+      note="a MatMul of two INT64 tensors (index arithmetic written as a matrix product)")
+def _matmul_int64():
+    a, b = _vi("a", [2, 3], I64), _vi("b", [3, 4], I64)
+    n = helper.make_node("MatMul", ["a", "b"], ["y"], name="index_matmul")
+    return Build(_model([n], [a, b], [_vi("y", None, I64)]))
+
+
+@case("matmul-bool", "bool-tensor-unsupported",
+      note="a MatMul of two bool adjacency masks (path counting without a Cast)")
+def _matmul_bool():
+    a, b = _vi("adj_a", [3, 3], TensorProto.BOOL), _vi("adj_b", [3, 3], TensorProto.BOOL)
+    n = helper.make_node("MatMul", ["adj_a", "adj_b"], ["y"], name="reach")
+    return Build(_model([n], [a, b], [_vi("y", None, TensorProto.BOOL)]))
+
+
+@case("dft-op", "unsupported-onnx-op", cause="standard-op-newer-tensorrt",
+      note="a DFT (opset 17, torch.fft.rfft exported): TensorRT-RTX has no importer and no plugin of that name")
+def _dft_op():
+    x = _vi("signal", [1, 16, 1])
+    n = helper.make_node("DFT", ["signal"], ["spectrum"], name="rfft", onesided=1)
+    return Build(_model([n], [x], [_vi("spectrum", None)], opset=17))
+
+
+@case("pad-reflect-channel", "pad-mode-or-axis-unsupported", negative=True,
+      note="a reflect Pad that also pads the channel axis: older TensorRT refused reflect padding outside the "
+           "last two axes; this release builds it")
+def _pad_reflect_channel():
+    x = _vi("x", [1, 3, 8, 8])
+    pads = _init("pads", np.array([0, 1, 0, 0, 0, 1, 0, 0], np.int64))
+    n = helper.make_node("Pad", ["x", "pads"], ["y"], name="pad_reflect", mode="reflect")
+    return Build(_model([n], [x], [_vi("y", None)], [pads], opset=13))
+
+
+@case("range-float-computed", "range-dynamic-int32", negative=True,
+      note="a FLOAT Range whose limit is the sequence length read from a dynamic input's shape "
+           "(torch.arange(x.shape[1], dtype=float)): TensorRT before 8.4 GA refused it; this release builds it")
+def _range_float_computed():
+    x = _vi("x", ["batch", "seq", 8])
+    start, delta = _init("start", np.array(0, np.float32)), _init("delta", np.array(1, np.float32))
+    idx = _init("idx", np.array(1, np.int64))
+    nodes = [helper.make_node("Shape", ["x"], ["s"], name="/Shape"),
+             helper.make_node("Gather", ["s", "idx"], ["len"], name="/Gather", axis=0),
+             helper.make_node("Cast", ["len"], ["len_f"], name="/Cast", to=F),
+             helper.make_node("Range", ["start", "len_f", "delta"], ["y"], name="/Range")]
+    return Build(_model(nodes, [x], [_vi("y", None)], [start, delta, idx], opset=13),
+                 profile=[("x", (1, 1, 8), (2, 16, 8), (4, 64, 8))])
+
+
+@case("gridsample-5d", "unsupported-onnx-op", negative=True,
+      note="a GridSample (opset 20) on a 5-D volume with a 3-D grid: older parsers had no GridSample importer; "
+           "this release builds it")
+def _gridsample_5d():
+    x, grid = _vi("volume", [1, 2, 4, 4, 4]), _vi("grid", [1, 4, 4, 4, 3])
+    n = helper.make_node("GridSample", ["volume", "grid"], ["y"], name="warp_3d", mode="linear")
+    return Build(_model([n], [x, grid], [_vi("y", None)], opset=20, ir_version=9))
+
+
 # ---- data types and versions
 
 @case("string-input", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
