@@ -944,6 +944,77 @@ def _gridsample_5d():
     return Build(_model([n], [x, grid], [_vi("y", None)], opset=20, ir_version=9))
 
 
+@case("gather-float-indices", "op-input-type-unsupported",
+      note="a Gather whose indices are a float tensor (positions computed in float and never cast to an integer type)")
+def _gather_float_indices():
+    x, idx = _vi("table", [4, 8]), _vi("positions", [2])
+    n = helper.make_node("Gather", ["table", "positions"], ["y"], name="lookup", axis=0)
+    return Build(_model([n], [x, idx], [_vi("y", None)]))
+
+
+@case("maxunpool-op", "unsupported-onnx-op", cause="standard-op-newer-tensorrt",
+      note="a MaxUnpool (nn.MaxUnpool2d in a SegNet-style decoder): this parser's checker turns the op down")
+def _maxunpool_op():
+    x, ind = _vi("pooled", [1, 4, 4, 4]), _vi("indices", [1, 4, 4, 4], I64)
+    n = helper.make_node("MaxUnpool", ["pooled", "indices"], ["y"], name="unpool", kernel_shape=[2, 2], strides=[2, 2])
+    return Build(_model([n], [x, ind], [_vi("y", None)], opset=11))
+
+
+@case("bitwise-and-op", "unsupported-onnx-op", cause="standard-op-newer-tensorrt",
+      note="a BitwiseAnd (opset 18) of two INT32 flag tensors, an op this parser does not import")
+def _bitwise_and_op():
+    a, b = _vi("flags", [4], TensorProto.INT32), _vi("mask", [4], TensorProto.INT32)
+    n = helper.make_node("BitwiseAnd", ["flags", "mask"], ["y"], name="flag_and")
+    return Build(_model([n], [a, b], [_vi("y", None, TensorProto.INT32)], opset=18))
+
+
+@case("flatten-axis", "convert-axis-out-of-range", cause="axis-outside-rank",
+      note="a Flatten with axis 5 on a 3-D tensor")
+def _flatten_axis():
+    x = _vi("x", [2, 3, 4])
+    n = helper.make_node("Flatten", ["x"], ["y"], name="flatten_head", axis=5)
+    return Build(_model([n], [x], [_vi("y", None)]))
+
+
+@case("qdq-uint8-zero-point", "qdq-placement-error", cause="asymmetric-zero-point",
+      note="a QuantizeLinear/DequantizeLinear pair with a UINT8 zero point of 128, as ONNX Runtime's static "
+           "quantization writes it")
+def _qdq_uint8_zero_point():
+    x = _vi("x", [1, 8])
+    scale, zp = _init("scale", np.array(0.1, np.float32)), _init("zero_point", np.array(128, np.uint8))
+    nodes = [helper.make_node("QuantizeLinear", ["x", "scale", "zero_point"], ["q"], name="x_quant"),
+             helper.make_node("DequantizeLinear", ["q", "scale", "zero_point"], ["y"], name="x_dequant")]
+    return Build(_model(nodes, [x], [_vi("y", None)], [scale, zp], opset=13))
+
+
+@case("conv1d-kernel-2d", "pool-kernel-rank-mismatch", cause="conv-input-rank",
+      note="a 1-D convolution (3-D input, 3-D weights) whose kernel_shape was written with two entries")
+def _conv1d_kernel_2d():
+    x = _vi("audio", [1, 4, 16])
+    w = _init("w", np.ones((4, 4, 3), np.float32))
+    n = helper.make_node("Conv", ["audio", "w"], ["y"], name="conv1d", kernel_shape=[3, 3])
+    return Build(_model([n], [x], [_vi("y", None)], [w]))
+
+
+@case("scatterelements-mul", "scatternd-unsupported", cause="scatterelements-reduction",
+      note="a ScatterElements (opset 18) with reduction 'mul' (scatter_reduce with prod)")
+def _scatterelements_mul():
+    x = _vi("x", [4, 4])
+    idx, upd = _init("idx", np.array([[0, 1]], np.int64)), _init("upd", np.ones((1, 2), np.float32))
+    n = helper.make_node("ScatterElements", ["x", "idx", "upd"], ["y"], name="scatter_prod", axis=1, reduction="mul")
+    return Build(_model([n], [x], [_vi("y", None)], [idx, upd], opset=18))
+
+
+@case("cast-double-roundtrip", "unsupported-onnx-datatype", negative=True,
+      note="a Cast to DOUBLE and back (numpy float64 arithmetic in the exported graph): TensorRT before 10 refused "
+           "DOUBLE tensors; this release builds it")
+def _cast_double_roundtrip():
+    x = _vi("x", [1, 4])
+    nodes = [helper.make_node("Cast", ["x"], ["d"], name="to_double", to=TensorProto.DOUBLE),
+             helper.make_node("Cast", ["d"], ["y"], name="to_float", to=F)]
+    return Build(_model(nodes, [x], [_vi("y", None)]))
+
+
 # ---- data types and versions
 
 @case("string-input", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
