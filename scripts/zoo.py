@@ -1015,6 +1015,46 @@ def _cast_double_roundtrip():
     return Build(_model(nodes, [x], [_vi("y", None)]))
 
 
+@case("not-float-input", "op-input-type-unsupported",
+      note="a Not over a float mask (a comparison result cast to float before the inversion)")
+def _not_float_input():
+    x = _vi("mask", [4])
+    n = helper.make_node("Not", ["mask"], ["y"], name="invert_mask")
+    return Build(_model([n], [x], [_vi("y", None)]))
+
+
+@case("and-int32-inputs", "op-input-type-unsupported",
+      note="a logical And of two INT32 flag tensors (a bitwise and written as the logical op)")
+def _and_int32_inputs():
+    a, b = _vi("flags_a", [4], TensorProto.INT32), _vi("flags_b", [4], TensorProto.INT32)
+    n = helper.make_node("And", ["flags_a", "flags_b"], ["y"], name="both_flags")
+    return Build(_model([n], [a, b], [_vi("y", None, TensorProto.INT32)]))
+
+
+@case("equal-float-int64", "layer-input-type-mismatch",
+      note="an Equal between float scores and an INT64 label tensor, no Cast between them")
+def _equal_float_int64():
+    a, b = _vi("pred", [4]), _vi("label", [4], I64)
+    n = helper.make_node("Equal", ["pred", "label"], ["y"], name="correct")
+    return Build(_model([n], [a, b], [_vi("y", None, TensorProto.BOOL)]))
+
+
+@case("global-avgpool-2d", "pool-kernel-rank-mismatch", cause="pool-kernel-rank",
+      note="a GlobalAveragePool on a 2-D [batch, features] tensor (after a Flatten), which has no spatial axis to pool")
+def _global_avgpool_2d():
+    x = _vi("features", [2, 16])
+    n = helper.make_node("GlobalAveragePool", ["features"], ["y"], name="gap_head")
+    return Build(_model([n], [x], [_vi("y", None)]))
+
+
+@case("softmax-scalar", "convert-axis-out-of-range", cause="axis-outside-rank",
+      note="a Softmax with axis -1 over a 0-D scalar (a score reduced to one value before the normalization)")
+def _softmax_scalar():
+    x = _vi("score", [])
+    n = helper.make_node("Softmax", ["score"], ["y"], name="normalize_score", axis=-1)
+    return Build(_model([n], [x], [_vi("y", None)], opset=13))
+
+
 # ---- data types and versions
 
 @case("string-input", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
