@@ -1055,6 +1055,34 @@ def _softmax_scalar():
     return Build(_model([n], [x], [_vi("y", None)], opset=13))
 
 
+@case("conv-groups-not-dividing", "conv-kernel-weight-count", cause="input-channel-mismatch",
+      note="a grouped Conv with group 4 on 6 input channels, its weights made for 8 (a group count changed by hand)")
+def _conv_groups_not_dividing():
+    x = _vi("x", [1, 6, 8, 8])
+    w = _init("w", np.ones((4, 2, 3, 3), np.float32))
+    n = helper.make_node("Conv", ["x", "w"], ["y"], name="grouped_conv", group=4, kernel_shape=[3, 3])
+    return Build(_model([n], [x], [_vi("y", None)], [w]))
+
+
+@case("convtranspose-weights-channels", "conv-kernel-weight-count", cause="input-channel-mismatch",
+      note="a ConvTranspose on 4 channels whose weights were made for 8 input channels")
+def _convtranspose_weights_channels():
+    x = _vi("x", [1, 4, 8, 8])
+    w = _init("w", np.ones((8, 2, 3, 3), np.float32))
+    n = helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="deconv", kernel_shape=[3, 3])
+    return Build(_model([n], [x], [_vi("y", None)], [w]))
+
+
+@case("slice-axes-outside-rank", "convert-axis-out-of-range", cause="other-op-axis",
+      note="a Slice whose axes input names axis 3 of a 2-D tensor")
+def _slice_axes_outside_rank():
+    x = _vi("x", [2, 8])
+    starts, ends, axes = (_init("starts", np.array([0], np.int64)), _init("ends", np.array([4], np.int64)),
+                          _init("axes", np.array([3], np.int64)))
+    n = helper.make_node("Slice", ["x", "starts", "ends", "axes"], ["y"], name="crop")
+    return Build(_model([n], [x], [_vi("y", None)], [starts, ends, axes]))
+
+
 # ---- data types and versions
 
 @case("string-input", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
