@@ -828,6 +828,261 @@ def _cast_without_to():
     return Build(_model([n], [x], [_vi("y", None)]))
 
 
+# ---- operators, second round
+
+@case("nonzero-plugin-missing", "nonzero-unsupported", cause="tensorrt-rtx",
+      note="a NonZero over a float mask (boolean indexing in PyTorch): TensorRT-RTX 1.7 imports it through a NonZero "
+           "plugin creator that its registry does not have")
+def _nonzero_plugin_missing():
+    x = _vi("scores", [4, 4])
+    nodes = [helper.make_node("NonZero", ["scores"], ["nz"], name="/NonZero"),
+             helper.make_node("Transpose", ["nz"], ["y"], name="/Transpose")]
+    return Build(_model(nodes, [x], [_vi("y", None, I64)], opset=13))
+
+
+@case("reducesum-axes-input", "weights-must-be-initializer",
+      note="a ReduceSum (opset 13) whose axes come in as a graph input instead of an initializer")
+def _reducesum_axes_input():
+    x, axes = _vi("x", [2, 3, 4]), _vi("axes", [1], I64)
+    n = helper.make_node("ReduceSum", ["x", "axes"], ["y"], name="sum_over_axes", keepdims=1)
+    return Build(_model([n], [x, axes], [_vi("y", None)], opset=13))
+
+
+@case("concat-mixed-types", "layer-input-type-mismatch",
+      note="a Concat of a float feature tensor and an INT32 index tensor, no Cast between them")
+def _concat_mixed_types():
+    a, b = _vi("features", [1, 3]), _vi("positions", [1, 3], TensorProto.INT32)
+    n = helper.make_node("Concat", ["features", "positions"], ["y"], name="cat_with_positions", axis=1)
+    return Build(_model([n], [a, b], [_vi("y", None)]))
+
+
+@case("concat-branch-sizes", "concat-dims-mismatch", cause="branch-shape-mismatch",
+      note="a Concat of two feature maps of 16x16 and 15x15 (a skip connection after stride rounding), its node "
+           "named by hand rather than by the exporter")
+def _concat_branch_sizes():
+    a, b = _vi("skip", [1, 4, 16, 16]), _vi("up", [1, 4, 15, 15])
+    n = helper.make_node("Concat", ["skip", "up"], ["y"], name="merge_skip", axis=1)
+    return Build(_model([n], [a, b], [_vi("y", None)]))
+
+
+@case("layernorm-axis", "convert-axis-out-of-range", cause="other-op-axis",
+      note="a LayerNormalization (opset 17) with axis 3 on a 3-D tensor, so that no axis is left to normalize")
+def _layernorm_axis():
+    x = _vi("hidden", [2, 4, 8])
+    scale = _init("ln_scale", np.ones(8, np.float32))
+    n = helper.make_node("LayerNormalization", ["hidden", "ln_scale"], ["y"], name="ln_final", axis=3)
+    return Build(_model([n], [x], [_vi("y", None)], [scale], opset=17))
+
+
+@case("nms-short-name", "unsupported-onnx-op", cause="standard-op-newer-tensorrt",
+      note="a NonMaxSuppression with center_point_box=1 (YOLO-style boxes) in a node named 'nms': TensorRT-RTX "
+           "imports it and then finds no runner for the layer")
+def _nms_short_name():
+    boxes, scores = _vi("boxes", [1, 10, 4]), _vi("scores", [1, 2, 10])
+    top = _init("max_out", np.array([5], np.int64))
+    iou = _init("iou", np.array([0.5], np.float32))
+    n = helper.make_node("NonMaxSuppression", ["boxes", "scores", "max_out", "iou"], ["selected"], name="nms",
+                         center_point_box=1)
+    return Build(_model([n], [boxes, scores], [_vi("selected", None, I64)], [top, iou], opset=11))
+
+
+@case("matmul-int64", "op-input-type-unsupported",
+      note="a MatMul of two INT64 tensors (index arithmetic written as a matrix product)")
+def _matmul_int64():
+    a, b = _vi("a", [2, 3], I64), _vi("b", [3, 4], I64)
+    n = helper.make_node("MatMul", ["a", "b"], ["y"], name="index_matmul")
+    return Build(_model([n], [a, b], [_vi("y", None, I64)]))
+
+
+@case("matmul-bool", "bool-tensor-unsupported",
+      note="a MatMul of two bool adjacency masks (path counting without a Cast)")
+def _matmul_bool():
+    a, b = _vi("adj_a", [3, 3], TensorProto.BOOL), _vi("adj_b", [3, 3], TensorProto.BOOL)
+    n = helper.make_node("MatMul", ["adj_a", "adj_b"], ["y"], name="reach")
+    return Build(_model([n], [a, b], [_vi("y", None, TensorProto.BOOL)]))
+
+
+@case("dft-op", "unsupported-onnx-op", cause="standard-op-newer-tensorrt",
+      note="a DFT (opset 17, torch.fft.rfft exported): TensorRT-RTX has no importer and no plugin of that name")
+def _dft_op():
+    x = _vi("signal", [1, 16, 1])
+    n = helper.make_node("DFT", ["signal"], ["spectrum"], name="rfft", onesided=1)
+    return Build(_model([n], [x], [_vi("spectrum", None)], opset=17))
+
+
+@case("pad-reflect-channel", "pad-mode-or-axis-unsupported", negative=True,
+      note="a reflect Pad that also pads the channel axis: older TensorRT refused reflect padding outside the "
+           "last two axes; this release builds it")
+def _pad_reflect_channel():
+    x = _vi("x", [1, 3, 8, 8])
+    pads = _init("pads", np.array([0, 1, 0, 0, 0, 1, 0, 0], np.int64))
+    n = helper.make_node("Pad", ["x", "pads"], ["y"], name="pad_reflect", mode="reflect")
+    return Build(_model([n], [x], [_vi("y", None)], [pads], opset=13))
+
+
+@case("range-float-computed", "range-dynamic-int32", negative=True,
+      note="a FLOAT Range whose limit is the sequence length read from a dynamic input's shape "
+           "(torch.arange(x.shape[1], dtype=float)): TensorRT before 8.4 GA refused it; this release builds it")
+def _range_float_computed():
+    x = _vi("x", ["batch", "seq", 8])
+    start, delta = _init("start", np.array(0, np.float32)), _init("delta", np.array(1, np.float32))
+    idx = _init("idx", np.array(1, np.int64))
+    nodes = [helper.make_node("Shape", ["x"], ["s"], name="/Shape"),
+             helper.make_node("Gather", ["s", "idx"], ["len"], name="/Gather", axis=0),
+             helper.make_node("Cast", ["len"], ["len_f"], name="/Cast", to=F),
+             helper.make_node("Range", ["start", "len_f", "delta"], ["y"], name="/Range")]
+    return Build(_model(nodes, [x], [_vi("y", None)], [start, delta, idx], opset=13),
+                 profile=[("x", (1, 1, 8), (2, 16, 8), (4, 64, 8))])
+
+
+@case("gridsample-5d", "unsupported-onnx-op", negative=True,
+      note="a GridSample (opset 20) on a 5-D volume with a 3-D grid: older parsers had no GridSample importer; "
+           "this release builds it")
+def _gridsample_5d():
+    x, grid = _vi("volume", [1, 2, 4, 4, 4]), _vi("grid", [1, 4, 4, 4, 3])
+    n = helper.make_node("GridSample", ["volume", "grid"], ["y"], name="warp_3d", mode="linear")
+    return Build(_model([n], [x, grid], [_vi("y", None)], opset=20, ir_version=9))
+
+
+@case("gather-float-indices", "op-input-type-unsupported",
+      note="a Gather whose indices are a float tensor (positions computed in float and never cast to an integer type)")
+def _gather_float_indices():
+    x, idx = _vi("table", [4, 8]), _vi("positions", [2])
+    n = helper.make_node("Gather", ["table", "positions"], ["y"], name="lookup", axis=0)
+    return Build(_model([n], [x, idx], [_vi("y", None)]))
+
+
+@case("maxunpool-op", "unsupported-onnx-op", cause="standard-op-newer-tensorrt",
+      note="a MaxUnpool (nn.MaxUnpool2d in a SegNet-style decoder): this parser's checker turns the op down")
+def _maxunpool_op():
+    x, ind = _vi("pooled", [1, 4, 4, 4]), _vi("indices", [1, 4, 4, 4], I64)
+    n = helper.make_node("MaxUnpool", ["pooled", "indices"], ["y"], name="unpool", kernel_shape=[2, 2], strides=[2, 2])
+    return Build(_model([n], [x, ind], [_vi("y", None)], opset=11))
+
+
+@case("bitwise-and-op", "unsupported-onnx-op", cause="standard-op-newer-tensorrt",
+      note="a BitwiseAnd (opset 18) of two INT32 flag tensors, an op this parser does not import")
+def _bitwise_and_op():
+    a, b = _vi("flags", [4], TensorProto.INT32), _vi("mask", [4], TensorProto.INT32)
+    n = helper.make_node("BitwiseAnd", ["flags", "mask"], ["y"], name="flag_and")
+    return Build(_model([n], [a, b], [_vi("y", None, TensorProto.INT32)], opset=18))
+
+
+@case("flatten-axis", "convert-axis-out-of-range", cause="axis-outside-rank",
+      note="a Flatten with axis 5 on a 3-D tensor")
+def _flatten_axis():
+    x = _vi("x", [2, 3, 4])
+    n = helper.make_node("Flatten", ["x"], ["y"], name="flatten_head", axis=5)
+    return Build(_model([n], [x], [_vi("y", None)]))
+
+
+@case("qdq-uint8-zero-point", "qdq-placement-error", cause="asymmetric-zero-point",
+      note="a QuantizeLinear/DequantizeLinear pair with a UINT8 zero point of 128, as ONNX Runtime's static "
+           "quantization writes it")
+def _qdq_uint8_zero_point():
+    x = _vi("x", [1, 8])
+    scale, zp = _init("scale", np.array(0.1, np.float32)), _init("zero_point", np.array(128, np.uint8))
+    nodes = [helper.make_node("QuantizeLinear", ["x", "scale", "zero_point"], ["q"], name="x_quant"),
+             helper.make_node("DequantizeLinear", ["q", "scale", "zero_point"], ["y"], name="x_dequant")]
+    return Build(_model(nodes, [x], [_vi("y", None)], [scale, zp], opset=13))
+
+
+@case("conv1d-kernel-2d", "pool-kernel-rank-mismatch", cause="conv-input-rank",
+      note="a 1-D convolution (3-D input, 3-D weights) whose kernel_shape was written with two entries")
+def _conv1d_kernel_2d():
+    x = _vi("audio", [1, 4, 16])
+    w = _init("w", np.ones((4, 4, 3), np.float32))
+    n = helper.make_node("Conv", ["audio", "w"], ["y"], name="conv1d", kernel_shape=[3, 3])
+    return Build(_model([n], [x], [_vi("y", None)], [w]))
+
+
+@case("scatterelements-mul", "scatternd-unsupported", cause="scatterelements-reduction",
+      note="a ScatterElements (opset 18) with reduction 'mul' (scatter_reduce with prod)")
+def _scatterelements_mul():
+    x = _vi("x", [4, 4])
+    idx, upd = _init("idx", np.array([[0, 1]], np.int64)), _init("upd", np.ones((1, 2), np.float32))
+    n = helper.make_node("ScatterElements", ["x", "idx", "upd"], ["y"], name="scatter_prod", axis=1, reduction="mul")
+    return Build(_model([n], [x], [_vi("y", None)], [idx, upd], opset=18))
+
+
+@case("cast-double-roundtrip", "unsupported-onnx-datatype", negative=True,
+      note="a Cast to DOUBLE and back (numpy float64 arithmetic in the exported graph): TensorRT before 10 refused "
+           "DOUBLE tensors; this release builds it")
+def _cast_double_roundtrip():
+    x = _vi("x", [1, 4])
+    nodes = [helper.make_node("Cast", ["x"], ["d"], name="to_double", to=TensorProto.DOUBLE),
+             helper.make_node("Cast", ["d"], ["y"], name="to_float", to=F)]
+    return Build(_model(nodes, [x], [_vi("y", None)]))
+
+
+@case("not-float-input", "op-input-type-unsupported",
+      note="a Not over a float mask (a comparison result cast to float before the inversion)")
+def _not_float_input():
+    x = _vi("mask", [4])
+    n = helper.make_node("Not", ["mask"], ["y"], name="invert_mask")
+    return Build(_model([n], [x], [_vi("y", None)]))
+
+
+@case("and-int32-inputs", "op-input-type-unsupported",
+      note="a logical And of two INT32 flag tensors (a bitwise and written as the logical op)")
+def _and_int32_inputs():
+    a, b = _vi("flags_a", [4], TensorProto.INT32), _vi("flags_b", [4], TensorProto.INT32)
+    n = helper.make_node("And", ["flags_a", "flags_b"], ["y"], name="both_flags")
+    return Build(_model([n], [a, b], [_vi("y", None, TensorProto.INT32)]))
+
+
+@case("equal-float-int64", "layer-input-type-mismatch",
+      note="an Equal between float scores and an INT64 label tensor, no Cast between them")
+def _equal_float_int64():
+    a, b = _vi("pred", [4]), _vi("label", [4], I64)
+    n = helper.make_node("Equal", ["pred", "label"], ["y"], name="correct")
+    return Build(_model([n], [a, b], [_vi("y", None, TensorProto.BOOL)]))
+
+
+@case("global-avgpool-2d", "pool-kernel-rank-mismatch", cause="pool-kernel-rank",
+      note="a GlobalAveragePool on a 2-D [batch, features] tensor (after a Flatten), which has no spatial axis to pool")
+def _global_avgpool_2d():
+    x = _vi("features", [2, 16])
+    n = helper.make_node("GlobalAveragePool", ["features"], ["y"], name="gap_head")
+    return Build(_model([n], [x], [_vi("y", None)]))
+
+
+@case("softmax-scalar", "convert-axis-out-of-range", cause="axis-outside-rank",
+      note="a Softmax with axis -1 over a 0-D scalar (a score reduced to one value before the normalization)")
+def _softmax_scalar():
+    x = _vi("score", [])
+    n = helper.make_node("Softmax", ["score"], ["y"], name="normalize_score", axis=-1)
+    return Build(_model([n], [x], [_vi("y", None)], opset=13))
+
+
+@case("conv-groups-not-dividing", "conv-kernel-weight-count", cause="input-channel-mismatch",
+      note="a grouped Conv with group 4 on 6 input channels, its weights made for 8 (a group count changed by hand)")
+def _conv_groups_not_dividing():
+    x = _vi("x", [1, 6, 8, 8])
+    w = _init("w", np.ones((4, 2, 3, 3), np.float32))
+    n = helper.make_node("Conv", ["x", "w"], ["y"], name="grouped_conv", group=4, kernel_shape=[3, 3])
+    return Build(_model([n], [x], [_vi("y", None)], [w]))
+
+
+@case("convtranspose-weights-channels", "conv-kernel-weight-count", cause="input-channel-mismatch",
+      note="a ConvTranspose on 4 channels whose weights were made for 8 input channels")
+def _convtranspose_weights_channels():
+    x = _vi("x", [1, 4, 8, 8])
+    w = _init("w", np.ones((8, 2, 3, 3), np.float32))
+    n = helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="deconv", kernel_shape=[3, 3])
+    return Build(_model([n], [x], [_vi("y", None)], [w]))
+
+
+@case("slice-axes-outside-rank", "convert-axis-out-of-range", cause="other-op-axis",
+      note="a Slice whose axes input names axis 3 of a 2-D tensor")
+def _slice_axes_outside_rank():
+    x = _vi("x", [2, 8])
+    starts, ends, axes = (_init("starts", np.array([0], np.int64)), _init("ends", np.array([4], np.int64)),
+                          _init("axes", np.array([3], np.int64)))
+    n = helper.make_node("Slice", ["x", "starts", "ends", "axes"], ["y"], name="crop")
+    return Build(_model([n], [x], [_vi("y", None)], [starts, ends, axes]))
+
+
 # ---- data types and versions
 
 @case("string-input", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
