@@ -1461,6 +1461,119 @@ def _version_compatible_no_lean_runtime():
     return Build(steps=steps)
 
 
+@case("api-topk-k-over-limit", "topk-k-limit", cause="k-exceeds-limit",
+      note="network API: a pre-NMS TopK of 5000 over 25200 anchor scores; add_topk refuses K and returns None, which the "
+           "script then uses")
+def _api_topk_k_over_limit():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, scores = _api_network(trt, builder, (1, 25200), "scores")
+        topk = network.add_topk(scores, trt.TopKOperation.MAX, 5000, 1 << 1)
+        try:
+            network.mark_output(topk.get_output(0))
+        except AttributeError:
+            say(_traceback())
+            return False
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
+@case("api-batchnorm-scale-count", "scale-weights-count-mismatch",
+      note="network API: a batch normalization folded into add_scale with the 32-channel values of the next block, "
+           "on a 16-channel tensor")
+def _api_batchnorm_scale_count():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (1, 16, 8, 8))
+        shift, scale, power = np.zeros(32, np.float32), np.ones(32, np.float32), np.ones(32, np.float32)
+        bn = network.add_scale(x, trt.ScaleMode.CHANNEL, trt.Weights(shift), trt.Weights(scale), trt.Weights(power))
+        network.mark_output(bn.get_output(0))
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
+@case("api-residual-channels", "elementwise-broadcast-mismatch", cause="incompatible-shapes",
+      note="network API: a residual add of a 3-channel shortcut and a 4-channel branch (the shortcut's projection "
+           "left out)")
+def _api_residual_channels():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (1, 3, 8, 8), "shortcut")
+        y = network.add_input("branch", trt.float32, (1, 4, 8, 8))
+        add = network.add_elementwise(x, y, trt.ElementWiseOperation.SUM)
+        network.mark_output(add.get_output(0))
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
+@case("profile-min-copied-with-wildcard", "profile-dims-out-of-range", cause="profile-order-invalid",
+      note="a profile whose minimum is the network input's own shape, copied with its -1 batch")
+def _profile_min_copied_with_wildcard():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (-1, 3, 32, 32), "images")
+        network.mark_output(network.add_activation(x, trt.ActivationType.RELU).get_output(0))
+        config = builder.create_builder_config()
+        profile = builder.create_optimization_profile()
+        try:
+            profile.set_shape("images", tuple(x.shape), (4, 3, 32, 32), (8, 3, 32, 32))
+        except RuntimeError:
+            say(_traceback())
+            return False
+        config.add_optimization_profile(profile)
+        return _serialize(builder, network, config, say)
+    return Build(steps=steps)
+
+
+@case("add-fully-connected-removed", "python-api-removed", cause="removed-in-tensorrt-10",
+      note="a TensorRT 8 network-API script (tensorrtx style) calling INetworkDefinition.add_fully_connected, removed in "
+           "TensorRT 10")
+def _add_fully_connected_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (1, 64, 1, 1))
+        w, b = np.full((10, 64), 0.01, np.float32), np.zeros(10, np.float32)
+        try:
+            network.add_fully_connected(x, 10, trt.Weights(w), trt.Weights(b))
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+@case("preview-feature-0805-removed", "python-api-removed", cause="removed-in-tensorrt-10",
+      note="a TensorRT 8.5-8.6 script enabling PreviewFeature.FASTER_DYNAMIC_SHAPES_0805, removed in TensorRT 10")
+def _preview_feature_0805_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        try:
+            config.set_preview_feature(trt.PreviewFeature.FASTER_DYNAMIC_SHAPES_0805, True)
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+@case("int8-calibrator-config-removed", "python-api-removed", cause="removed-in-tensorrt-11",
+      note="an INT8 build script handing its calibrator to IBuilderConfig.int8_calibrator, which TensorRT-RTX (as "
+           "TensorRT 11) does not have")
+def _int8_calibrator_config_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        calibrator = object()   # stands for the script's own calibrator instance
+        try:
+            config.int8_calibrator = calibrator
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
 @case("two-profiles-builds", "profile-dims-out-of-range", negative=True,
       note="network API: two optimization profiles for one dynamic input, batches 1-4 and 4-16")
 def _two_profiles_builds():
