@@ -1314,24 +1314,38 @@ def _workspace_limit_bytes_for_mib():
     return Build(steps=steps)
 
 
+def _plan_built_elsewhere() -> bytes:
+    """A tiny engine built in a child process with a silent logger, as an earlier build would have left it: TensorRT
+    keeps the first logger of a process, so building here would put the build's own messages into the log."""
+    import subprocess
+
+    build = ("import sys, tensorrt_rtx as trt\n"
+             "class Quiet(trt.ILogger):\n"
+             "    def __init__(self): trt.ILogger.__init__(self)\n"
+             "    def log(self, severity, msg): pass\n"
+             "b = trt.Builder(Quiet()); n = b.create_network(0)\n"
+             "x = n.add_input('x', trt.float32, (1, 3, 8, 8))\n"
+             "n.mark_output(n.add_activation(x, trt.ActivationType.RELU).get_output(0))\n"
+             "sys.stdout.buffer.write(bytes(b.build_serialized_network(n, b.create_builder_config())))\n")
+    return subprocess.run([sys.executable, "-c", build], capture_output=True, check=True).stdout
+
+
 @case("engine-truncated", "engine-version-mismatch", cause="file-not-a-plan",
       note="deserializing an engine file cut to half its size (an interrupted copy or download); the engine is built "
-           "beforehand with a silent logger, as by another process, so the log is the loading program's alone")
+           "beforehand in another process, so the log is the loading program's alone")
 def _engine_truncated():
     def steps(trt, logger, say):
-        import subprocess
-
-        # TensorRT keeps the first logger of the process, so the engine is built in a child process, silently.
-        build = ("import sys, tensorrt_rtx as trt\n"
-                 "class Quiet(trt.ILogger):\n"
-                 "    def __init__(self): trt.ILogger.__init__(self)\n"
-                 "    def log(self, severity, msg): pass\n"
-                 "b = trt.Builder(Quiet()); n = b.create_network(0)\n"
-                 "x = n.add_input('x', trt.float32, (1, 3, 8, 8))\n"
-                 "n.mark_output(n.add_activation(x, trt.ActivationType.RELU).get_output(0))\n"
-                 "sys.stdout.buffer.write(bytes(b.build_serialized_network(n, b.create_builder_config())))\n")
-        plan = subprocess.run([sys.executable, "-c", build], capture_output=True, check=True).stdout
+        plan = _plan_built_elsewhere()
         return _deserialize(trt, logger, say, plan[: len(plan) // 2])
+    return Build(steps=steps)
+
+
+@case("engine-line-endings-converted", "engine-version-mismatch", cause="file-not-a-plan",
+      note="deserializing an engine file whose line feeds were turned into CR LF on the way (a text-mode transfer or "
+           "git's autocrlf), which makes it longer than its header says")
+def _engine_line_endings_converted():
+    def steps(trt, logger, say):
+        return _deserialize(trt, logger, say, _plan_built_elsewhere().replace(b"\n", b"\r\n"))
     return Build(steps=steps)
 
 
@@ -1567,6 +1581,35 @@ def _int8_calibrator_config_removed():
         calibrator = object()   # stands for the script's own calibrator instance
         try:
             config.int8_calibrator = calibrator
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+@case("dla-standalone-without-dla", "dla-core-unavailable",
+      note="a Jetson build script's DLA-only engine (EngineCapability.DLA_STANDALONE, default device DLA) run where "
+           "there is no DLA: TensorRT-RTX on a desktop GPU")
+def _dla_standalone_without_dla():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        config.engine_capability = trt.EngineCapability.DLA_STANDALONE
+        config.default_device_type = trt.DeviceType.DLA
+        config.DLA_core = 0
+        return _serialize(builder, _tiny_network(trt, builder), config, say)
+    return Build(steps=steps)
+
+
+@case("profiling-verbosity-verbose-removed", "python-api-removed", cause="removed-in-tensorrt-10",
+      note="a TensorRT 8 script asking for ProfilingVerbosity.VERBOSE, which TensorRT 10 removed (DETAILED replaces it)")
+def _profiling_verbosity_verbose_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        try:
+            config.profiling_verbosity = trt.ProfilingVerbosity.VERBOSE
         except AttributeError:
             say(_traceback())
             return False
