@@ -1617,6 +1617,32 @@ def _profiling_verbosity_verbose_removed():
     return Build(steps=steps)
 
 
+@case("compute-capability-current-without-gpu", "cuda-driver-too-old", cause="driver-older-than-cuda",
+      note="a build for ComputeCapability.CURRENT (the GPU of this machine) on a build host whose CUDA runtime finds no "
+           "usable driver")
+def _compute_capability_current_without_gpu():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        config.num_compute_capabilities = 1
+        config.set_compute_capability(trt.ComputeCapability.CURRENT, 0)
+        return _serialize(builder, _tiny_network(trt, builder), config, say)
+    return Build(steps=steps)
+
+
+@case("load-runtime-lean-missing", "builder-resource-library-missing", cause="not-on-library-path",
+      note="IRuntime.load_runtime given the path of a lean runtime library that is not there (a version-compatible "
+           "deployment missing its libnvinfer_lean)")
+def _load_runtime_lean_missing():
+    def steps(trt, logger, say):
+        runtime = trt.Runtime(logger)
+        lean = runtime.load_runtime("/tmp/zoo/deploy/libnvinfer_lean.so.10")
+        if lean is None:
+            say("ERROR: Failed to load the lean runtime.\n")
+        return lean is not None
+    return Build(steps=steps)
+
+
 @case("two-profiles-builds", "profile-dims-out-of-range", negative=True,
       note="network API: two optimization profiles for one dynamic input, batches 1-4 and 4-16")
 def _two_profiles_builds():
