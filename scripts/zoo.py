@@ -1643,6 +1643,20 @@ def _load_runtime_lean_missing():
     return Build(steps=steps)
 
 
+@case("api-constant-from-python-ints", "layer-input-type-mismatch",
+      note="network API: per-channel factors made with np.ones(..., np.int64) (as np.array of Python ints gives) become an "
+           "Int64 constant multiplied with a Float tensor")
+def _api_constant_from_python_ints():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder)
+        factors = network.add_constant((1, 3, 1, 1), trt.Weights(np.ones((1, 3, 1, 1), np.int64)))
+        prod = network.add_elementwise(x, factors.get_output(0), trt.ElementWiseOperation.PROD)
+        network.mark_output(prod.get_output(0))
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
 @case("two-profiles-builds", "profile-dims-out-of-range", negative=True,
       note="network API: two optimization profiles for one dynamic input, batches 1-4 and 4-16")
 def _two_profiles_builds():
