@@ -1435,6 +1435,526 @@ def _external_data_deleted():
     return Build(steps=steps)
 
 
+def _api_network(trt, builder, shape=(1, 3, 8, 8), name="x"):
+    """A network built layer by layer with the network API, as tensorrtx-style scripts do; returns (network, input)."""
+    network = builder.create_network(0)
+    return network, network.add_input(name, trt.float32, shape)
+
+
+@case("api-profile-wrong-rank", "profile-dims-out-of-range", cause="profile-on-static-dimension",
+      note="network API: a 4-D input with a dynamic batch given a profile of three dimensions (the batch axis left "
+           "out of min/opt/max)")
+def _api_profile_wrong_rank():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (-1, 3, 32, 32), "images")
+        network.mark_output(network.add_activation(x, trt.ActivationType.RELU).get_output(0))
+        config = builder.create_builder_config()
+        profile = builder.create_optimization_profile()
+        profile.set_shape("images", (3, 32, 32), (3, 32, 32), (3, 32, 32))
+        config.add_optimization_profile(profile)
+        return _serialize(builder, network, config, say)
+    return Build(steps=steps)
+
+
+@case("api-dynamic-input-no-profile", "dynamic-input-no-profile", cause="model-has-dynamic-axes",
+      note="network API: add_input with a batch of -1, built without any optimization profile")
+def _api_dynamic_input_no_profile():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (-1, 3, 32, 32), "images")
+        network.mark_output(network.add_activation(x, trt.ActivationType.RELU).get_output(0))
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
+@case("profile-set-shape-input-on-data-tensor", "dynamic-input-no-profile", cause="profile-misses-an-input",
+      note="a profile that gives a dynamic image input its range with set_shape_input (meant for shape tensors' "
+           "values) instead of set_shape, so the input has no dimensions in the profile")
+def _profile_set_shape_input_on_data_tensor():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (-1, 3, 32, 32), "images")
+        network.mark_output(network.add_activation(x, trt.ActivationType.RELU).get_output(0))
+        config = builder.create_builder_config()
+        profile = builder.create_optimization_profile()
+        profile.set_shape_input("images", (1, 3, 32, 32), (4, 3, 32, 32), (8, 3, 32, 32))
+        config.add_optimization_profile(profile)
+        return _serialize(builder, network, config, say)
+    return Build(steps=steps)
+
+
+@case("api-conv-class-count", "conv-kernel-weight-count", cause="class-count-mismatch",
+      note="network API: a detection head declared for 80 classes (3 * 85 output channels) loaded with weights "
+           "trained for 2 classes (3 * 7)")
+def _api_conv_class_count():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (1, 8, 16, 16))
+        w = np.full((3 * (5 + 2), 8, 1, 1), 0.01, np.float32)
+        b = np.zeros(3 * (5 + 2), np.float32)
+        head = network.add_convolution_nd(x, 3 * (5 + 80), (1, 1), trt.Weights(w), trt.Weights(b))
+        network.mark_output(head.get_output(0))
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
+@case("api-flatten-forgets-width", "shuffle-reshape-volume", cause="static-reshape-wrong-numbers",
+      note="network API: a flatten before a fully connected layer written as (N, C*H), leaving out the width")
+def _api_flatten_forgets_width():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (1, 3, 16, 16))
+        flat = network.add_shuffle(x)
+        flat.reshape_dims = (1, 3 * 16)
+        network.mark_output(flat.get_output(0))
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
+@case("api-matmul-weights-not-transposed", "matmul-inner-dims-mismatch",
+      note="network API: a linear layer's [out, in] weight matrix used as the right operand without transposing it")
+def _api_matmul_weights_not_transposed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (4, 64))
+        w = network.add_constant((128, 64), trt.Weights(np.ones((128, 64), np.float32))).get_output(0)
+        mm = network.add_matrix_multiply(x, trt.MatrixOperation.NONE, w, trt.MatrixOperation.NONE)
+        network.mark_output(mm.get_output(0))
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
+@case("api-concat-feature-sizes", "concat-dims-mismatch", cause="branch-shape-mismatch",
+      note="network API: concatenating along channels two feature maps of 8x8 and 4x4 (an upsampling left out)")
+def _api_concat_feature_sizes():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (1, 3, 8, 8), "fine")
+        y = network.add_input("coarse", trt.float32, (1, 3, 4, 4))
+        cat = network.add_concatenation([x, y])
+        cat.axis = 1
+        network.mark_output(cat.get_output(0))
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
+def _conv_network(trt, builder):
+    network, x = _api_network(trt, builder, (1, 64, 32, 32))
+    w = np.full((64, 64, 3, 3), 0.01, np.float32)
+    conv = network.add_convolution_nd(x, 64, (3, 3), trt.Weights(w), trt.Weights(np.zeros(64, np.float32)))
+    network.mark_output(conv.get_output(0))
+    return network
+
+
+@case("workspace-limit-zero", "no-implementation-for-node", cause="workspace-limit",
+      note="a script taking the workspace in GiB as an integer: int(0.5) << 30 sets the workspace pool limit to 0")
+def _workspace_limit_zero():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        config.set_memory_pool_limit(trt.MemoryPoolType.WORKSPACE, int(0.5) << 30)
+        return _serialize(builder, _conv_network(trt, builder), config, say)
+    return Build(steps=steps)
+
+
+@case("workspace-limit-bytes-for-mib", "no-implementation-for-node", cause="workspace-limit",
+      note="a workspace limit of 4096 given in bytes where the script meant MiB, too small for any convolution tactic")
+def _workspace_limit_bytes_for_mib():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        config.set_memory_pool_limit(trt.MemoryPoolType.WORKSPACE, 4096)
+        return _serialize(builder, _conv_network(trt, builder), config, say)
+    return Build(steps=steps)
+
+
+def _plan_built_elsewhere() -> bytes:
+    """A tiny engine built in a child process with a silent logger, as an earlier build would have left it: TensorRT
+    keeps the first logger of a process, so building here would put the build's own messages into the log."""
+    import subprocess
+
+    build = ("import sys, tensorrt_rtx as trt\n"
+             "class Quiet(trt.ILogger):\n"
+             "    def __init__(self): trt.ILogger.__init__(self)\n"
+             "    def log(self, severity, msg): pass\n"
+             "b = trt.Builder(Quiet()); n = b.create_network(0)\n"
+             "x = n.add_input('x', trt.float32, (1, 3, 8, 8))\n"
+             "n.mark_output(n.add_activation(x, trt.ActivationType.RELU).get_output(0))\n"
+             "sys.stdout.buffer.write(bytes(b.build_serialized_network(n, b.create_builder_config())))\n")
+    return subprocess.run([sys.executable, "-c", build], capture_output=True, check=True).stdout
+
+
+@case("engine-truncated", "engine-version-mismatch", cause="file-not-a-plan",
+      note="deserializing an engine file cut to half its size (an interrupted copy or download); the engine is built "
+           "beforehand in another process, so the log is the loading program's alone")
+def _engine_truncated():
+    def steps(trt, logger, say):
+        plan = _plan_built_elsewhere()
+        return _deserialize(trt, logger, say, plan[: len(plan) // 2])
+    return Build(steps=steps)
+
+
+@case("engine-line-endings-converted", "engine-version-mismatch", cause="file-not-a-plan",
+      note="deserializing an engine file whose line feeds were turned into CR LF on the way (a text-mode transfer or "
+           "git's autocrlf), which makes it longer than its header says")
+def _engine_line_endings_converted():
+    def steps(trt, logger, say):
+        return _deserialize(trt, logger, say, _plan_built_elsewhere().replace(b"\n", b"\r\n"))
+    return Build(steps=steps)
+
+
+@case("engine-inspector-on-failed-load", "engine-version-mismatch", cause="file-not-a-plan",
+      note="a script that asks for an engine inspector without checking that deserializing a corrupted file returned "
+           "an engine")
+def _engine_inspector_on_failed_load():
+    def steps(trt, logger, say):
+        engine = trt.Runtime(logger).deserialize_cuda_engine(b"\0" * 4096)
+        try:
+            inspector = engine.create_engine_inspector()
+        except AttributeError:
+            say(_traceback())
+            return False
+        say(inspector.get_engine_information(trt.LayerInformationFormat.JSON) + "\n")
+        return True
+    return Build(steps=steps)
+
+
+@case("write-plan-after-failed-build", "dynamic-input-no-profile", cause="model-has-dynamic-axes",
+      note="a script that writes build_serialized_network's result to a file without checking it for None, after a "
+           "build that failed (a dynamic input without a profile)")
+def _write_plan_after_failed_build():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (-1, 3, 8, 8))
+        network.mark_output(network.add_activation(x, trt.ActivationType.RELU).get_output(0))
+        plan = builder.build_serialized_network(network, builder.create_builder_config())
+        path = Path(tempfile.gettempdir()) / "zoo-model.engine"
+        try:
+            with open(path, "wb") as f:
+                f.write(plan)
+        except TypeError:
+            say(_traceback())
+            return False
+        finally:
+            path.unlink(missing_ok=True)
+        return True
+    return Build(steps=steps)
+
+
+@case("plugin-library-path-missing", "plugin-library-load-failed", cause="library-not-found",
+      note="a build script that loads its custom plugin library with ctypes from a path where it was never built")
+def _plugin_library_path_missing():
+    def steps(trt, logger, say):
+        import ctypes
+
+        try:
+            ctypes.CDLL("/tmp/zoo/plugins/build/libyolo_layer_plugin.so")
+        except OSError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+@case("plugin-creator-not-registered", "plugin-not-found", cause="plugin-library-not-loaded",
+      note="a script that asks the plugin registry for a custom plugin's creator without loading its library first, "
+           "then uses the None it got")
+def _plugin_creator_not_registered():
+    def steps(trt, logger, say):
+        creator = trt.get_plugin_registry().get_creator("YoloLayer_TRT", "1", "")
+        try:
+            creator.create_plugin("yolo", trt.PluginFieldCollection([]), trt.TensorRTPhase.BUILD)
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+@case("layer-precision-removed", "strongly-typed-precision-flags", cause="weak-typing-removed",
+      note="a TensorRT 8/10 script pinning a layer to FP16 with ILayer.precision, which TensorRT-RTX (strongly typed "
+           "only) does not have")
+def _layer_precision_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder)
+        relu = network.add_activation(x, trt.ActivationType.RELU)
+        try:
+            relu.precision = trt.float16
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+@case("int8-flag-removed", "strongly-typed-precision-flags", cause="weak-typing-removed",
+      note="a script asking the builder for INT8 kernels with BuilderFlag.INT8, which TensorRT-RTX does not define")
+def _int8_flag_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        try:
+            config.set_flag(trt.BuilderFlag.INT8)
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+@case("builder-max-batch-size-removed", "python-api-removed", cause="removed-in-tensorrt-10",
+      note="a TensorRT 7/8 implicit-batch script setting Builder.max_batch_size, removed in TensorRT 10")
+def _builder_max_batch_size_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        try:
+            builder.max_batch_size = 8
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+@case("version-compatible-no-lean-runtime", "builder-resource-library-missing", cause="not-on-library-path",
+      note="a build with BuilderFlag.VERSION_COMPATIBLE, which embeds the lean runtime: the builder cannot load "
+           "libnvinfer_lean, which TensorRT-RTX does not ship")
+def _version_compatible_no_lean_runtime():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        config.set_flag(trt.BuilderFlag.VERSION_COMPATIBLE)
+        return _serialize(builder, _tiny_network(trt, builder), config, say)
+    return Build(steps=steps)
+
+
+@case("api-topk-k-over-limit", "topk-k-limit", cause="k-exceeds-limit",
+      note="network API: a pre-NMS TopK of 5000 over 25200 anchor scores; add_topk refuses K and returns None, which the "
+           "script then uses")
+def _api_topk_k_over_limit():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, scores = _api_network(trt, builder, (1, 25200), "scores")
+        topk = network.add_topk(scores, trt.TopKOperation.MAX, 5000, 1 << 1)
+        try:
+            network.mark_output(topk.get_output(0))
+        except AttributeError:
+            say(_traceback())
+            return False
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
+@case("api-batchnorm-scale-count", "scale-weights-count-mismatch",
+      note="network API: a batch normalization folded into add_scale with the 32-channel values of the next block, "
+           "on a 16-channel tensor")
+def _api_batchnorm_scale_count():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (1, 16, 8, 8))
+        shift, scale, power = np.zeros(32, np.float32), np.ones(32, np.float32), np.ones(32, np.float32)
+        bn = network.add_scale(x, trt.ScaleMode.CHANNEL, trt.Weights(shift), trt.Weights(scale), trt.Weights(power))
+        network.mark_output(bn.get_output(0))
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
+@case("api-residual-channels", "elementwise-broadcast-mismatch", cause="incompatible-shapes",
+      note="network API: a residual add of a 3-channel shortcut and a 4-channel branch (the shortcut's projection "
+           "left out)")
+def _api_residual_channels():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (1, 3, 8, 8), "shortcut")
+        y = network.add_input("branch", trt.float32, (1, 4, 8, 8))
+        add = network.add_elementwise(x, y, trt.ElementWiseOperation.SUM)
+        network.mark_output(add.get_output(0))
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
+@case("profile-min-copied-with-wildcard", "profile-dims-out-of-range", cause="profile-order-invalid",
+      note="a profile whose minimum is the network input's own shape, copied with its -1 batch")
+def _profile_min_copied_with_wildcard():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (-1, 3, 32, 32), "images")
+        network.mark_output(network.add_activation(x, trt.ActivationType.RELU).get_output(0))
+        config = builder.create_builder_config()
+        profile = builder.create_optimization_profile()
+        try:
+            profile.set_shape("images", tuple(x.shape), (4, 3, 32, 32), (8, 3, 32, 32))
+        except RuntimeError:
+            say(_traceback())
+            return False
+        config.add_optimization_profile(profile)
+        return _serialize(builder, network, config, say)
+    return Build(steps=steps)
+
+
+@case("add-fully-connected-removed", "python-api-removed", cause="removed-in-tensorrt-10",
+      note="a TensorRT 8 network-API script (tensorrtx style) calling INetworkDefinition.add_fully_connected, removed in "
+           "TensorRT 10")
+def _add_fully_connected_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (1, 64, 1, 1))
+        w, b = np.full((10, 64), 0.01, np.float32), np.zeros(10, np.float32)
+        try:
+            network.add_fully_connected(x, 10, trt.Weights(w), trt.Weights(b))
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+@case("preview-feature-0805-removed", "python-api-removed", cause="removed-in-tensorrt-10",
+      note="a TensorRT 8.5-8.6 script enabling PreviewFeature.FASTER_DYNAMIC_SHAPES_0805, removed in TensorRT 10")
+def _preview_feature_0805_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        try:
+            config.set_preview_feature(trt.PreviewFeature.FASTER_DYNAMIC_SHAPES_0805, True)
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+@case("int8-calibrator-config-removed", "python-api-removed", cause="removed-in-tensorrt-11",
+      note="an INT8 build script handing its calibrator to IBuilderConfig.int8_calibrator, which TensorRT-RTX (as "
+           "TensorRT 11) does not have")
+def _int8_calibrator_config_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        calibrator = object()   # stands for the script's own calibrator instance
+        try:
+            config.int8_calibrator = calibrator
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+@case("dla-standalone-without-dla", "dla-core-unavailable",
+      note="a Jetson build script's DLA-only engine (EngineCapability.DLA_STANDALONE, default device DLA) run where "
+           "there is no DLA: TensorRT-RTX on a desktop GPU")
+def _dla_standalone_without_dla():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        config.engine_capability = trt.EngineCapability.DLA_STANDALONE
+        config.default_device_type = trt.DeviceType.DLA
+        config.DLA_core = 0
+        return _serialize(builder, _tiny_network(trt, builder), config, say)
+    return Build(steps=steps)
+
+
+@case("profiling-verbosity-verbose-removed", "python-api-removed", cause="removed-in-tensorrt-10",
+      note="a TensorRT 8 script asking for ProfilingVerbosity.VERBOSE, which TensorRT 10 removed (DETAILED replaces it)")
+def _profiling_verbosity_verbose_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        try:
+            config.profiling_verbosity = trt.ProfilingVerbosity.VERBOSE
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+@case("compute-capability-current-without-gpu", "cuda-driver-too-old", cause="driver-older-than-cuda",
+      note="a build for ComputeCapability.CURRENT (the GPU of this machine) on a build host whose CUDA runtime finds no "
+           "usable driver")
+def _compute_capability_current_without_gpu():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        config.num_compute_capabilities = 1
+        config.set_compute_capability(trt.ComputeCapability.CURRENT, 0)
+        return _serialize(builder, _tiny_network(trt, builder), config, say)
+    return Build(steps=steps)
+
+
+@case("load-runtime-lean-missing", "builder-resource-library-missing", cause="not-on-library-path",
+      note="IRuntime.load_runtime given the path of a lean runtime library that is not there (a version-compatible "
+           "deployment missing its libnvinfer_lean)")
+def _load_runtime_lean_missing():
+    def steps(trt, logger, say):
+        runtime = trt.Runtime(logger)
+        lean = runtime.load_runtime("/tmp/zoo/deploy/libnvinfer_lean.so.10")
+        if lean is None:
+            say("ERROR: Failed to load the lean runtime.\n")
+        return lean is not None
+    return Build(steps=steps)
+
+
+@case("api-constant-from-python-ints", "layer-input-type-mismatch",
+      note="network API: per-channel factors made with np.ones(..., np.int64) (as np.array of Python ints gives) become an "
+           "Int64 constant multiplied with a Float tensor")
+def _api_constant_from_python_ints():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder)
+        factors = network.add_constant((1, 3, 1, 1), trt.Weights(np.ones((1, 3, 1, 1), np.int64)))
+        prod = network.add_elementwise(x, factors.get_output(0), trt.ElementWiseOperation.PROD)
+        network.mark_output(prod.get_output(0))
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
+@case("two-profiles-builds", "profile-dims-out-of-range", negative=True,
+      note="network API: two optimization profiles for one dynamic input, batches 1-4 and 4-16")
+def _two_profiles_builds():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder, (-1, 3, 32, 32), "images")
+        network.mark_output(network.add_activation(x, trt.ActivationType.RELU).get_output(0))
+        config = builder.create_builder_config()
+        for lo, hi in ((1, 4), (4, 16)):
+            profile = builder.create_optimization_profile()
+            profile.set_shape("images", (lo, 3, 32, 32), (lo, 3, 32, 32), (hi, 3, 32, 32))
+            config.add_optimization_profile(profile)
+        return _serialize(builder, network, config, say)
+    return Build(steps=steps)
+
+
+@case("dla-gpu-fallback-builds", "dla-core-unavailable", negative=True,
+      note="a Jetson build script's DLA settings (default device DLA, core 0, GPU fallback) on TensorRT-RTX, which "
+           "has no DLA and builds for the GPU")
+def _dla_gpu_fallback_builds():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        config.default_device_type = trt.DeviceType.DLA
+        config.DLA_core = 0
+        config.set_flag(trt.BuilderFlag.GPU_FALLBACK)
+        return _serialize(builder, _tiny_network(trt, builder), config, say)
+    return Build(steps=steps)
+
+
+@case("mark-output-twice-builds", "network-no-output", negative=True,
+      note="network API: mark_output called twice on the same tensor; TensorRT refuses the second call and builds")
+def _mark_output_twice_builds():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network, x = _api_network(trt, builder)
+        y = network.add_activation(x, trt.ActivationType.RELU).get_output(0)
+        network.mark_output(y)
+        network.mark_output(y)
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
 # ---- neighbours that build: what the failing cases above look like when nothing is wrong
 # Each is a verbose log of a successful build next to a failing case's operator or shape machinery: the gate
 # checks that no signature claims TensorRT's ordinary verbose chatter about that operator.
