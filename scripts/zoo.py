@@ -992,19 +992,6 @@ def _slice_steps_graph_input():
     return Build(_model([n], [x, steps], [_vi("y", None)], [starts, ends, axes]))
 
 
-@case("slice-end-minus-4-profile", "slice-out-of-bounds", negative=True,
-      note="a Slice x[:, 4:] on a dynamic sequence whose profile lets it be 2 long: the slice is empty there, "
-           "not out of bounds, and the engine builds")
-def _slice_end_minus_4_profile():
-    x = _vi("x", ["batch", "seq"])
-    shape = helper.make_node("Shape", ["x"], ["s"], name="shape", start=1, end=2)
-    four = _init("four", np.array([4], np.int64))
-    axes = _init("axes", np.array([1], np.int64))
-    n = helper.make_node("Slice", ["x", "four", "s", "axes"], ["y"], name="drop_prefix")
-    return Build(_model([shape, n], [x], [_vi("y", None)], [four, axes]),
-                 profile=[("x", (1, 2), (2, 8), (4, 16))])
-
-
 @case("nonzero-into-reshape", "nonzero-unsupported", cause="tensorrt-rtx",
       note="a NonZero of a boolean mask whose indices are transposed into rows (mask indexing as an exporter "
            "writes it); TensorRT-RTX 1.7 looks for a NonZero plugin and has none")
@@ -1141,6 +1128,41 @@ def _concat_shape_int32_constant():
     flatten = helper.make_node("Reshape", ["x", "t"], ["y"], name="flatten")
     return Build(_model([shape, target, flatten], [x], [_vi("y", None)], [minus_one]),
                  profile=[("x", (1, 3, 4), (2, 3, 4), (4, 3, 4))])
+
+@case("constantofshape-negative-dim", "slice-out-of-bounds", negative=True,
+      note="a ConstantOfShape whose shape is the input's Shape minus [0, 10], negative for the profile's "
+           "shortest sequence (4): TensorRT-RTX warns that the kMIN values are not self-consistent and builds")
+def _constantofshape_negative_dim():
+    x = _vi("x", ["batch", "seq"])
+    s = helper.make_node("Shape", ["x"], ["s"], name="shape")
+    ten = _init("ten", np.array([0, 10], np.int64))
+    sub = helper.make_node("Sub", ["s", "ten"], ["t"], name="minus_prefix")
+    c = helper.make_node("ConstantOfShape", ["t"], ["y"], name="pad_block",
+                         value=numpy_helper.from_array(np.array([0.0], np.float32)))
+    return Build(_model([s, sub, c], [x], [_vi("y", None)], [ten]), profile=[("x", (1, 4), (2, 16), (4, 32))])
+
+
+@case("matmul-dynamic-inner-dims", "matmul-inner-dims-mismatch",
+      note="a MatMul of [batch, k_a] by [k_b, 16], two inputs whose inner dimensions have different names and "
+           "profiles that disagree at opt (64 against 32)")
+def _matmul_dynamic_inner_dims():
+    a = _vi("a", ["batch", "k_a"])
+    b = _vi("b", ["k_b", 16])
+    n = helper.make_node("MatMul", ["a", "b"], ["y"], name="proj")
+    return Build(_model([n], [a, b], [_vi("y", None)]),
+                 profile=[("a", (1, 32), (2, 64), (4, 64)), ("b", (16, 16), (32, 16), (64, 16))])
+
+
+@case("expand-profile-not-broadcastable", "slice-out-of-bounds", cause="expand-not-broadcastable",
+      note="an Expand of x [n, 4] to the Shape of another input [m, 4], whose profiles (n 2-3, m 5-8) never "
+           "broadcast")
+def _expand_profile_not_broadcastable():
+    x = _vi("x", ["n", 4])
+    ref = _vi("ref", ["m", 4])
+    s = helper.make_node("Shape", ["ref"], ["s"], name="ref_shape")
+    n = helper.make_node("Expand", ["x", "s"], ["y"], name="/decoder/Expand")
+    return Build(_model([s, n], [x, ref], [_vi("y", None)]),
+                 profile=[("x", (2, 4), (2, 4), (3, 4)), ("ref", (5, 4), (6, 4), (8, 4))])
 
 # ---- beyond the parser: the API, the runtime, the driver
 
