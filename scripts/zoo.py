@@ -1164,6 +1164,62 @@ def _expand_profile_not_broadcastable():
     return Build(_model([s, n], [x, ref], [_vi("y", None)]),
                  profile=[("x", (2, 4), (2, 4), (3, 4)), ("ref", (5, 4), (6, 4), (8, 4))])
 
+@case("reshape-float-target", "shape-tensor-not-integer", cause="float-value-in-shape-computation",
+      note="a Reshape whose target is the input's Shape cast to float and scaled by [2, 0.5] (size arithmetic "
+           "done in float and never cast back)")
+def _reshape_float_target():
+    x = _vi("x", ["batch", 8])
+    s = helper.make_node("Shape", ["x"], ["s"], name="shape")
+    c = helper.make_node("Cast", ["s"], ["sf"], name="to_float", to=F)
+    half = _init("half", np.array([2.0, 0.5], np.float32))
+    m = helper.make_node("Mul", ["sf", "half"], ["t"], name="regroup")
+    r = helper.make_node("Reshape", ["x", "t"], ["y"], name="reshape")
+    return Build(_model([s, c, m, r], [x], [_vi("y", None)], [half]), profile=[("x", (1, 8), (2, 8), (4, 8))])
+
+
+@case("shape-input-values-wrong-count", "profile-dims-out-of-range", cause="profile-on-static-dimension",
+      note="a Reshape target that is a shape-tensor input of two values, given three values by set_shape_input")
+def _shape_input_values_wrong_count():
+    x, target = _vi("x", [2, 6]), _vi("target", [2], I64)
+    n = helper.make_node("Reshape", ["x", "target"], ["y"], name="reshape")
+    return Build(steps=_shape_profile_steps(_model([n], [x, target], [_vi("y", None)]), [],
+                                            [("target", (2, 3, 2), (2, 3, 2), (2, 3, 2))]))
+
+
+@case("second-profile-incomplete", "dynamic-input-no-profile", cause="profile-misses-an-input",
+      note="two optimization profiles for two dynamic inputs, the second (for large batches) setting only one of "
+           "them")
+def _second_profile_incomplete():
+    def steps(trt, logger, say):
+        a, b = _vi("image", ["batch", 3, 32, 32]), _vi("mask", ["batch", 3, 32, 32])
+        n = helper.make_node("Add", ["image", "mask"], ["y"], name="masked")
+        path = Path(tempfile.gettempdir()) / "zoo-two-profiles.onnx"
+        onnx.save(_model([n], [a, b], [_vi("y", None)]), str(path))
+        parsed = _parse(trt, logger, path, say)
+        if parsed is None:
+            return False
+        builder, network, _parser = parsed
+        config = builder.create_builder_config()
+        small = builder.create_optimization_profile()
+        for name in ("image", "mask"):
+            small.set_shape(name, (1, 3, 32, 32), (1, 3, 32, 32), (2, 3, 32, 32))
+        config.add_optimization_profile(small)
+        large = builder.create_optimization_profile()
+        large.set_shape("image", (4, 3, 32, 32), (8, 3, 32, 32), (16, 3, 32, 32))
+        config.add_optimization_profile(large)
+        return _serialize(builder, network, config, say)
+    return Build(steps=steps)
+
+
+@case("reshape-target-rank-2", "shuffle-reshape-volume", cause="static-reshape-wrong-numbers",
+      note="a Reshape whose constant target is the 2-D [[3, 4]] instead of [3, 4] (a target written as a nested "
+           "list)")
+def _reshape_target_rank_2():
+    x = _vi("x", [2, 6])
+    shape = _init("shape", np.array([[3, 4]], np.int64))
+    n = helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")
+    return Build(_model([n], [x], [_vi("y", None)], [shape]))
+
 # ---- beyond the parser: the API, the runtime, the driver
 
 def _tiny_network(trt, builder):
