@@ -1220,6 +1220,32 @@ def _reshape_target_rank_2():
     n = helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")
     return Build(_model([n], [x], [_vi("y", None)], [shape]))
 
+@case("profile-on-output-tensor", "dynamic-input-no-profile", cause="profile-misses-an-input",
+      note="a profile set on the network's output tensor name (logits) instead of its dynamic input (images)")
+def _profile_on_output_tensor():
+    x = _vi("images", ["batch", 3, 8, 8])
+    n = helper.make_node("Relu", ["images"], ["logits"], name="relu")
+    return Build(_model([n], [x], [_vi("logits", None)]),
+                 profile=[("logits", (1, 3, 8, 8), (2, 3, 8, 8), (4, 3, 8, 8))])
+
+
+@case("reducesum-axes-graph-input", "weights-must-be-initializer",
+      note="a ReduceSum (opset 13) whose axes are a network input, so the reduced axes are only known at run "
+           "time")
+def _reducesum_axes_graph_input():
+    x, axes = _vi("x", [2, 3, 4]), _vi("axes", [1], I64)
+    n = helper.make_node("ReduceSum", ["x", "axes"], ["y"], name="sum", keepdims=1)
+    return Build(_model([n], [x, axes], [_vi("y", None)], opset=13))
+
+
+@case("cumsum-axis-graph-input", "dynamic-input-no-profile", cause="model-has-dynamic-axes",
+      note="a CumSum whose axis is a scalar network input: TensorRT takes it as a shape input, which the build "
+           "gives no profile for")
+def _cumsum_axis_graph_input():
+    x, axis = _vi("x", [2, 8]), _vi("axis", [], I64)
+    n = helper.make_node("CumSum", ["x", "axis"], ["y"], name="cumsum")
+    return Build(_model([n], [x, axis], [_vi("y", None)], opset=14))
+
 # ---- beyond the parser: the API, the runtime, the driver
 
 def _tiny_network(trt, builder):
