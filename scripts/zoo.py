@@ -1246,6 +1246,18 @@ def _cumsum_axis_graph_input():
     n = helper.make_node("CumSum", ["x", "axis"], ["y"], name="cumsum")
     return Build(_model([n], [x, axis], [_vi("y", None)], opset=14))
 
+@case("topk-k-from-shape-profile", "topk-k-limit", negative=True,
+      note="a TopK that sorts a whole dynamic axis (K is the axis length from Shape) under a profile whose max "
+           "length 8000 is above the K limit: TensorRT-RTX warns that the kMAX values are not self-consistent "
+           "and builds")
+def _topk_k_from_shape():
+    x = _vi("scores", [1, "n"])
+    s = helper.make_node("Shape", ["scores"], ["k"], name="shape", start=1, end=2)
+    n = helper.make_node("TopK", ["scores", "k"], ["values", "indices"], name="sort_all", axis=1)
+    return Build(_model([s, n], [x], [_vi("values", None), _vi("indices", None, I64)]),
+                 profile=[("scores", (1, 1), (1, 1000), (1, 8000))])
+
+
 # ---- beyond the parser: the API, the runtime, the driver
 
 def _tiny_network(trt, builder):
