@@ -1258,6 +1258,27 @@ def _topk_k_from_shape():
                  profile=[("scores", (1, 1), (1, 1000), (1, 8000))])
 
 
+@case("nms-dynamic-boxes", "unsupported-onnx-op", cause="standard-op-newer-tensorrt",
+      note="a NonMaxSuppression over a dynamic number of boxes, named as torch.onnx names it: TensorRT-RTX "
+           "imports the node but has no runner for it")
+def _nms_dynamic_boxes():
+    boxes, scores = _vi("boxes", [1, "n", 4]), _vi("scores", [1, 1, "n"])
+    mx = _init("max_out", np.array([100], np.int64))
+    iou = _init("iou", np.array([0.5], np.float32))
+    n = helper.make_node("NonMaxSuppression", ["boxes", "scores", "max_out", "iou"], ["sel"], name="/NonMaxSuppression")
+    return Build(_model([n], [boxes, scores], [_vi("sel", None, I64)], [mx, iou], opset=11),
+                 profile=[("boxes", (1, 1, 4), (1, 100, 4), (1, 1000, 4)), ("scores", (1, 1, 1), (1, 1, 100), (1, 1, 1000))])
+
+
+@case("compress-mask", "unsupported-onnx-op", cause="standard-op-newer-tensorrt",
+      note="a Compress that keeps the rows a boolean input selects (a data-dependent output size), which the "
+           "parser of TensorRT-RTX 1.7 refuses")
+def _compress_mask():
+    x, mask = _vi("x", [8, 4]), _vi("keep", [8], TensorProto.BOOL)
+    n = helper.make_node("Compress", ["x", "keep"], ["y"], name="select_rows", axis=0)
+    return Build(_model([n], [x, mask], [_vi("y", None)]))
+
+
 # ---- beyond the parser: the API, the runtime, the driver
 
 def _tiny_network(trt, builder):
