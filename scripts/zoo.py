@@ -1195,6 +1195,336 @@ def _opset_6_warning():
     return Build(_model([n], [x], [_vi("y", None)], opset=6, ir_version=3))
 
 
+# ---- dynamic shapes and shape tensors
+
+def _shape_profile_steps(model: onnx.ModelProto, shapes, shape_values=(), name: str = "zoo-dynamic"):
+    """A custom flow for a model with shape-tensor inputs: set_shape for the data inputs, set_shape_input for
+    the values of the shape inputs (input, min, opt, max each)."""
+    def steps(trt, logger, say):
+        path = Path(tempfile.gettempdir()) / f"{name}.onnx"
+        onnx.save(model, str(path))
+        parsed = _parse(trt, logger, path, say)
+        if parsed is None:
+            return False
+        builder, network, _parser = parsed
+        config = builder.create_builder_config()
+        profile = builder.create_optimization_profile()
+        try:
+            for tensor, lo, opt, hi in shapes:
+                profile.set_shape(tensor, lo, opt, hi)
+            for tensor, lo, opt, hi in shape_values:
+                profile.set_shape_input(tensor, lo, opt, hi)
+        except (RuntimeError, TypeError):
+            say(_traceback())
+            return False
+        config.add_optimization_profile(profile)
+        return _serialize(builder, network, config, say)
+    return steps
+
+
+@case("reshape-heads-not-dividing-profile", "shuffle-reshape-volume", negative=True,
+      note="a Reshape to [batch, -1, 4] computed from Shape on a [batch, seq, 6] input: seq*6 divides by 4 only "
+           "for even seq and the profile lets seq be 1; TensorRT-RTX only warns that the kMIN shapes cannot be "
+           "reshaped and builds the engine")
+def _reshape_heads_not_dividing_profile():
+    x = _vi("x", ["batch", "seq", 6])
+    shape = helper.make_node("Shape", ["x"], ["s"], name="shape", end=1)
+    rest = _init("rest", np.array([-1, 4], np.int64))
+    target = helper.make_node("Concat", ["s", "rest"], ["t"], name="target", axis=0)
+    split = helper.make_node("Reshape", ["x", "t"], ["y"], name="split_heads")
+    return Build(_model([shape, target, split], [x], [_vi("y", None)], [rest]),
+                 profile=[("x", (1, 1, 6), (2, 8, 6), (4, 16, 6))])
+
+
+@case("slice-steps-graph-input", "dynamic-input-no-profile", cause="model-has-dynamic-axes",
+      note="a Slice whose steps are a network input (a stride chosen at run time), which makes that input a "
+           "shape tensor that needs a profile; the build gives none")
+def _slice_steps_graph_input():
+    x = _vi("x", [1, 16])
+    starts, ends, axes = (_init(n, np.array([v], np.int64)) for n, v in (("starts", 0), ("ends", 16), ("axes", 1)))
+    steps = _vi("steps", [1], I64)
+    n = helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"], ["y"], name="stride_slice")
+    return Build(_model([n], [x, steps], [_vi("y", None)], [starts, ends, axes]))
+
+
+@case("nonzero-into-reshape", "nonzero-unsupported", cause="tensorrt-rtx",
+      note="a NonZero of a boolean mask whose indices are transposed into rows (mask indexing as an exporter "
+           "writes it); TensorRT-RTX 1.7 looks for a NonZero plugin and has none")
+def _nonzero_into_reshape():
+    x = _vi("x", [4, 8])
+    zero = _init("zero", np.array(0.0, np.float32))
+    mask = helper.make_node("Greater", ["x", "zero"], ["m"], name="positive")
+    nz = helper.make_node("NonZero", ["m"], ["idx"], name="nonzero")
+    t = helper.make_node("Transpose", ["idx"], ["y"], name="to_rows", perm=[1, 0])
+    return Build(_model([mask, nz, t], [x], [_vi("y", None, I64)], [zero], opset=13))
+
+
+@case("topk-k-graph-input", "dynamic-input-no-profile", cause="model-has-dynamic-axes",
+      note="a TopK whose K is a network input (a user-chosen number of results): K becomes a shape tensor, and "
+           "the build gives no profile for its values")
+def _topk_k_graph_input():
+    x = _vi("scores", [1, 1000])
+    k = _vi("k", [1], I64)
+    n = helper.make_node("TopK", ["scores", "k"], ["values", "indices"], name="topk", axis=1)
+    return Build(_model([n], [x, k], [_vi("values", None), _vi("indices", None, I64)]))
+
+
+@case("range-float-dynamic-limit", "tactic-internal-error", cause="builder-bug",
+      note="a Range with a float limit computed from the data (ReduceMax of the input): TensorRT-RTX's shape "
+           "analysis fails an internal assertion while the parser imports it")
+def _range_float_dynamic_limit():
+    x = _vi("x", [1, 16])
+    start = _init("start", np.array(0.0, np.float32))
+    delta = _init("delta", np.array(1.0, np.float32))
+    mx = helper.make_node("ReduceMax", ["x"], ["limit"], name="longest", keepdims=0)
+    r = helper.make_node("Range", ["start", "limit", "delta"], ["y"], name="positions")
+    return Build(_model([mx, r], [x], [_vi("y", None)], [start, delta], opset=13))
+
+
+@case("tile-repeats-from-argmax", "layer-cannot-compute-shape-tensor", negative=True,
+      note="a Tile whose repeats come from an ArgMax of another input: TensorRT-RTX builds it as a "
+           "data-dependent shape")
+def _tile_repeats_from_argmax():
+    x = _vi("x", [1, 4])
+    c = _vi("counts", [2, 3])
+    am = helper.make_node("ArgMax", ["counts"], ["reps"], name="argmax", axis=1, keepdims=0)
+    t = helper.make_node("Tile", ["x", "reps"], ["y"], name="tile")
+    return Build(_model([am, t], [x, c], [_vi("y", None)]))
+
+
+@case("expand-shape-int32-input", "dynamic-input-no-profile", cause="model-has-dynamic-axes",
+      note="an Expand whose target shape is an INT32 network input cast to INT64, built with no optimization "
+           "profile for the values of that shape input")
+def _expand_shape_int32_input():
+    x = _vi("x", [1, 4])
+    s = _vi("target", [2], TensorProto.INT32)
+    cast = helper.make_node("Cast", ["target"], ["s64"], name="to_int64", to=I64)
+    n = helper.make_node("Expand", ["x", "s64"], ["y"], name="broadcast")
+    return Build(_model([cast, n], [x, s], [_vi("y", None)]))
+
+
+@case("scalar-input-profile", "profile-dims-out-of-range", cause="profile-on-static-dimension",
+      note="a rank-0 (scalar) temperature input given a profile of shape (1,), as code that writes every profile "
+           "as a tuple does")
+def _scalar_input_profile():
+    x = _vi("x", ["batch", 4])
+    t = _vi("temperature", [])
+    n = helper.make_node("Div", ["x", "temperature"], ["y"], name="scale")
+    return Build(_model([n], [x, t], [_vi("y", None)]),
+                 profile=[("x", (1, 4), (2, 4), (4, 4)), ("temperature", (1,), (1,), (1,))])
+
+
+@case("profile-rank-short", "profile-dims-out-of-range", cause="profile-on-static-dimension",
+      note="a dynamic [batch, 3, height, width] input given a profile of three dimensions (the batch axis left "
+           "out)")
+def _profile_rank_short():
+    x = _vi("images", ["batch", 3, "height", "width"])
+    n = helper.make_node("Relu", ["images"], ["y"], name="relu")
+    return Build(_model([n], [x], [_vi("y", None)]),
+                 profile=[("images", (3, 224, 224), (3, 224, 224), (3, 224, 224))])
+
+
+@case("unique-op", "unsupported-onnx-op", cause="standard-op-newer-tensorrt",
+      note="a Unique node (a data-dependent output size), which the parser of TensorRT-RTX 1.7 refuses")
+def _unique_op():
+    x = _vi("x", [16], I64)
+    n = helper.make_node("Unique", ["x"], ["y"], name="unique", sorted=1)
+    return Build(_model([n], [x], [_vi("y", None, I64)]))
+
+
+@case("shape-input-profile-values-reversed", "profile-dims-out-of-range", cause="profile-order-invalid",
+      note="a Reshape whose target is a shape-tensor input, the profile of its values given min (4, 3) above opt "
+           "(3, 4): set_shape_input raises")
+def _shape_input_profile_values_reversed():
+    x, target = _vi("x", [2, 6]), _vi("target", [2], I64)
+    n = helper.make_node("Reshape", ["x", "target"], ["y"], name="reshape")
+    return Build(steps=_shape_profile_steps(_model([n], [x, target], [_vi("y", None)]), [],
+                                            [("target", (4, 3), (3, 4), (2, 6))]))
+
+
+@case("shape-input-values-wrong-volume", "shuffle-reshape-volume", negative=True,
+      note="a Reshape of a [2, 6] tensor whose target is a shape-tensor input with profile values (2, 5) to (2, "
+           "7): only opt keeps 12 elements; TensorRT-RTX warns that the kMIN and kMAX values are not "
+           "self-consistent and builds")
+def _shape_input_values_wrong_volume():
+    x, target = _vi("x", [2, 6]), _vi("target", [2], I64)
+    n = helper.make_node("Reshape", ["x", "target"], ["y"], name="reshape")
+    return Build(steps=_shape_profile_steps(_model([n], [x, target], [_vi("y", None)]), [],
+                                            [("target", (2, 5), (2, 6), (2, 7))]))
+
+
+@case("profile-min-minus-one", "profile-dims-out-of-range", cause="profile-order-invalid",
+      note="a profile whose min copies the network input's shape, -1 included (network.get_input(0).shape); "
+           "set_shape raises")
+def _profile_min_minus_one():
+    x = _vi("images", ["batch", 3, 32, 32])
+    n = helper.make_node("Relu", ["images"], ["y"], name="relu")
+    return Build(steps=_shape_profile_steps(_model([n], [x], [_vi("y", None)]),
+                                            [("images", (-1, 3, 32, 32), (4, 3, 32, 32), (8, 3, 32, 32))]))
+
+
+@case("shape-values-on-data-input", "dynamic-input-no-profile", cause="profile-misses-an-input",
+      note="a profile that gives a dynamic data input values with set_shape_input (meant for shape tensors) "
+           "instead of set_shape")
+def _shape_values_on_data_input():
+    x = _vi("images", ["batch", 3, 32, 32])
+    n = helper.make_node("Relu", ["images"], ["y"], name="relu")
+    return Build(steps=_shape_profile_steps(_model([n], [x], [_vi("y", None)]), [],
+                                            [("images", (1, 3, 32, 32), (4, 3, 32, 32), (8, 3, 32, 32))]))
+
+
+@case("concat-shape-int32-constant", "layer-input-type-mismatch",
+      note="a Reshape target made by concatenating Shape (INT64) with an INT32 constant [-1]")
+def _concat_shape_int32_constant():
+    x = _vi("x", ["batch", 3, 4])
+    shape = helper.make_node("Shape", ["x"], ["s"], name="shape", end=1)
+    minus_one = _init("minus_one", np.array([-1], np.int32))
+    target = helper.make_node("Concat", ["s", "minus_one"], ["t"], name="target", axis=0)
+    flatten = helper.make_node("Reshape", ["x", "t"], ["y"], name="flatten")
+    return Build(_model([shape, target, flatten], [x], [_vi("y", None)], [minus_one]),
+                 profile=[("x", (1, 3, 4), (2, 3, 4), (4, 3, 4))])
+
+@case("constantofshape-negative-dim", "slice-out-of-bounds", negative=True,
+      note="a ConstantOfShape whose shape is the input's Shape minus [0, 10], negative for the profile's "
+           "shortest sequence (4): TensorRT-RTX warns that the kMIN values are not self-consistent and builds")
+def _constantofshape_negative_dim():
+    x = _vi("x", ["batch", "seq"])
+    s = helper.make_node("Shape", ["x"], ["s"], name="shape")
+    ten = _init("ten", np.array([0, 10], np.int64))
+    sub = helper.make_node("Sub", ["s", "ten"], ["t"], name="minus_prefix")
+    c = helper.make_node("ConstantOfShape", ["t"], ["y"], name="pad_block",
+                         value=numpy_helper.from_array(np.array([0.0], np.float32)))
+    return Build(_model([s, sub, c], [x], [_vi("y", None)], [ten]), profile=[("x", (1, 4), (2, 16), (4, 32))])
+
+
+@case("matmul-dynamic-inner-dims", "matmul-inner-dims-mismatch",
+      note="a MatMul of [batch, k_a] by [k_b, 16], two inputs whose inner dimensions have different names and "
+           "profiles that disagree at opt (64 against 32)")
+def _matmul_dynamic_inner_dims():
+    a = _vi("a", ["batch", "k_a"])
+    b = _vi("b", ["k_b", 16])
+    n = helper.make_node("MatMul", ["a", "b"], ["y"], name="proj")
+    return Build(_model([n], [a, b], [_vi("y", None)]),
+                 profile=[("a", (1, 32), (2, 64), (4, 64)), ("b", (16, 16), (32, 16), (64, 16))])
+
+
+@case("expand-profile-not-broadcastable", "slice-out-of-bounds", cause="expand-not-broadcastable",
+      note="an Expand of x [n, 4] to the Shape of another input [m, 4], whose profiles (n 2-3, m 5-8) never "
+           "broadcast")
+def _expand_profile_not_broadcastable():
+    x = _vi("x", ["n", 4])
+    ref = _vi("ref", ["m", 4])
+    s = helper.make_node("Shape", ["ref"], ["s"], name="ref_shape")
+    n = helper.make_node("Expand", ["x", "s"], ["y"], name="/decoder/Expand")
+    return Build(_model([s, n], [x, ref], [_vi("y", None)]),
+                 profile=[("x", (2, 4), (2, 4), (3, 4)), ("ref", (5, 4), (6, 4), (8, 4))])
+
+@case("reshape-float-target", "shape-tensor-not-integer", cause="float-value-in-shape-computation",
+      note="a Reshape whose target is the input's Shape cast to float and scaled by [2, 0.5] (size arithmetic "
+           "done in float and never cast back)")
+def _reshape_float_target():
+    x = _vi("x", ["batch", 8])
+    s = helper.make_node("Shape", ["x"], ["s"], name="shape")
+    c = helper.make_node("Cast", ["s"], ["sf"], name="to_float", to=F)
+    half = _init("half", np.array([2.0, 0.5], np.float32))
+    m = helper.make_node("Mul", ["sf", "half"], ["t"], name="regroup")
+    r = helper.make_node("Reshape", ["x", "t"], ["y"], name="reshape")
+    return Build(_model([s, c, m, r], [x], [_vi("y", None)], [half]), profile=[("x", (1, 8), (2, 8), (4, 8))])
+
+
+@case("shape-input-values-wrong-count", "profile-dims-out-of-range", cause="profile-on-static-dimension",
+      note="a Reshape target that is a shape-tensor input of two values, given three values by set_shape_input")
+def _shape_input_values_wrong_count():
+    x, target = _vi("x", [2, 6]), _vi("target", [2], I64)
+    n = helper.make_node("Reshape", ["x", "target"], ["y"], name="reshape")
+    return Build(steps=_shape_profile_steps(_model([n], [x, target], [_vi("y", None)]), [],
+                                            [("target", (2, 3, 2), (2, 3, 2), (2, 3, 2))]))
+
+
+@case("second-profile-incomplete", "dynamic-input-no-profile", cause="profile-misses-an-input",
+      note="two optimization profiles for two dynamic inputs, the second (for large batches) setting only one of "
+           "them")
+def _second_profile_incomplete():
+    def steps(trt, logger, say):
+        a, b = _vi("image", ["batch", 3, 32, 32]), _vi("mask", ["batch", 3, 32, 32])
+        n = helper.make_node("Add", ["image", "mask"], ["y"], name="masked")
+        path = Path(tempfile.gettempdir()) / "zoo-two-profiles.onnx"
+        onnx.save(_model([n], [a, b], [_vi("y", None)]), str(path))
+        parsed = _parse(trt, logger, path, say)
+        if parsed is None:
+            return False
+        builder, network, _parser = parsed
+        config = builder.create_builder_config()
+        small = builder.create_optimization_profile()
+        for name in ("image", "mask"):
+            small.set_shape(name, (1, 3, 32, 32), (1, 3, 32, 32), (2, 3, 32, 32))
+        config.add_optimization_profile(small)
+        large = builder.create_optimization_profile()
+        large.set_shape("image", (4, 3, 32, 32), (8, 3, 32, 32), (16, 3, 32, 32))
+        config.add_optimization_profile(large)
+        return _serialize(builder, network, config, say)
+    return Build(steps=steps)
+
+
+@case("reshape-target-rank-2", "shuffle-reshape-volume", cause="static-reshape-wrong-numbers",
+      note="a Reshape whose constant target is the 2-D [[3, 4]] instead of [3, 4] (a target written as a nested "
+           "list)")
+def _reshape_target_rank_2():
+    x = _vi("x", [2, 6])
+    shape = _init("shape", np.array([[3, 4]], np.int64))
+    n = helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")
+    return Build(_model([n], [x], [_vi("y", None)], [shape]))
+
+@case("profile-on-output-tensor", "dynamic-input-no-profile", cause="profile-misses-an-input",
+      note="a profile set on the network's output tensor name (logits) instead of its dynamic input (images)")
+def _profile_on_output_tensor():
+    x = _vi("images", ["batch", 3, 8, 8])
+    n = helper.make_node("Relu", ["images"], ["logits"], name="relu")
+    return Build(_model([n], [x], [_vi("logits", None)]),
+                 profile=[("logits", (1, 3, 8, 8), (2, 3, 8, 8), (4, 3, 8, 8))])
+
+
+@case("cumsum-axis-graph-input", "dynamic-input-no-profile", cause="model-has-dynamic-axes",
+      note="a CumSum whose axis is a scalar network input: TensorRT takes it as a shape input, which the build "
+           "gives no profile for")
+def _cumsum_axis_graph_input():
+    x, axis = _vi("x", [2, 8]), _vi("axis", [], I64)
+    n = helper.make_node("CumSum", ["x", "axis"], ["y"], name="cumsum")
+    return Build(_model([n], [x, axis], [_vi("y", None)], opset=14))
+
+@case("topk-k-from-shape-profile", "topk-k-limit", negative=True,
+      note="a TopK that sorts a whole dynamic axis (K is the axis length from Shape) under a profile whose max "
+           "length 8000 is above the K limit: TensorRT-RTX warns that the kMAX values are not self-consistent "
+           "and builds")
+def _topk_k_from_shape():
+    x = _vi("scores", [1, "n"])
+    s = helper.make_node("Shape", ["scores"], ["k"], name="shape", start=1, end=2)
+    n = helper.make_node("TopK", ["scores", "k"], ["values", "indices"], name="sort_all", axis=1)
+    return Build(_model([s, n], [x], [_vi("values", None), _vi("indices", None, I64)]),
+                 profile=[("scores", (1, 1), (1, 1000), (1, 8000))])
+
+
+@case("nms-dynamic-boxes", "unsupported-onnx-op", cause="standard-op-newer-tensorrt",
+      note="a NonMaxSuppression over a dynamic number of boxes, named as torch.onnx names it: TensorRT-RTX "
+           "imports the node but has no runner for it")
+def _nms_dynamic_boxes():
+    boxes, scores = _vi("boxes", [1, "n", 4]), _vi("scores", [1, 1, "n"])
+    mx = _init("max_out", np.array([100], np.int64))
+    iou = _init("iou", np.array([0.5], np.float32))
+    n = helper.make_node("NonMaxSuppression", ["boxes", "scores", "max_out", "iou"], ["sel"], name="/NonMaxSuppression")
+    return Build(_model([n], [boxes, scores], [_vi("sel", None, I64)], [mx, iou], opset=11),
+                 profile=[("boxes", (1, 1, 4), (1, 100, 4), (1, 1000, 4)), ("scores", (1, 1, 1), (1, 1, 100), (1, 1, 1000))])
+
+
+@case("compress-mask", "unsupported-onnx-op", cause="standard-op-newer-tensorrt",
+      note="a Compress that keeps the rows a boolean input selects (a data-dependent output size), which the "
+           "parser of TensorRT-RTX 1.7 refuses")
+def _compress_mask():
+    x, mask = _vi("x", [8, 4]), _vi("keep", [8], TensorProto.BOOL)
+    n = helper.make_node("Compress", ["x", "keep"], ["y"], name="select_rows", axis=0)
+    return Build(_model([n], [x, mask], [_vi("y", None)]))
+
+
 # ---- beyond the parser: the API, the runtime, the driver
 
 def _tiny_network(trt, builder):
