@@ -1083,15 +1083,83 @@ def _qdq_uint8_zero_point_zero():
     return Build(_model(_qdq_pair("x", "x_scale", "x_zero_point"), [x], [_vi("y", None)], [scale, zp], opset=13))
 
 
-@case("qdq-fp8-e4m3-cpu", "fp8-unsupported-platform", negative=True,
-      note="an FP8 (E4M3) Q/DQ pair built ahead of time without a GPU: TensorRT 10 refuses FP8 Q/DQ on hardware "
-           "without FP8; this builder compiles it")
-def _qdq_fp8_e4m3_cpu():
-    x = _vi("x", [1, 3, 8, 8])
-    scale = _init("x_scale", np.array(0.02, np.float32))
-    zp = helper.make_tensor("x_zero_point", TensorProto.FLOAT8E4M3FN, [], [0])
-    return Build(_model(_qdq_pair("x", "x_scale", "x_zero_point"), [x], [_vi("y", None)], [scale, zp],
-                        opset=19, ir_version=9))
+@case("conv-float-input-half-weights", "layer-input-type-mismatch",
+      note="a float32 Conv whose weight initializer was saved as float16 (weights halved, activations not)")
+def _conv_float_input_half_weights():
+    x = _vi("x", [1, 4, 8, 8])
+    w = _init("w", np.ones((8, 4, 3, 3), np.float16))
+    n = helper.make_node("Conv", ["x", "w"], ["y"], name="conv", kernel_shape=[3, 3])
+    return Build(_model([n], [x], [_vi("y", None)], [w]))
+
+
+@case("dq-int32-bias", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="a QDQ-format export that quantizes the Conv bias to INT32 (as onnxruntime's quantizer does) and feeds it "
+           "through a DequantizeLinear")
+def _dq_int32_bias():
+    x = _vi("x", [1, 4, 8, 8])
+    w = _init("w", np.ones((8, 4, 3, 3), np.float32))
+    bias, scale = _init("b_quantized", np.ones(8, np.int32)), _init("b_scale", np.full(8, 0.001, np.float32))
+    zp = _init("b_zero_point", np.zeros(8, np.int32))
+    nodes = [helper.make_node("DequantizeLinear", ["b_quantized", "b_scale", "b_zero_point"], ["b"], name="dequant_bias",
+                              axis=0),
+             helper.make_node("Conv", ["x", "w", "b"], ["y"], name="conv", kernel_shape=[3, 3])]
+    return Build(_model(nodes, [x], [_vi("y", None)], [w, bias, scale, zp], opset=13))
+
+
+@case("api-quantize-per-channel-no-axis", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="network API: add_quantize with a 3-element (per-channel) scale whose axis is left at its default")
+def _api_quantize_per_channel_no_axis():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network = builder.create_network(0)
+        x = network.add_input("x", trt.float32, (1, 3, 8, 8))
+        scale = network.add_constant((3,), np.full(3, 0.05, np.float32)).get_output(0)
+        quant = network.add_quantize(x, scale, trt.int8)
+        dequant = network.add_dequantize(quant.get_output(0), scale, trt.float32)
+        network.mark_output(dequant.get_output(0))
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
+@case("int8-calibrator-config-removed", "python-api-removed", cause="removed-in-tensorrt-11",
+      note="an INT8 build script assigning IBuilderConfig.int8_calibrator, which TensorRT-RTX does not have")
+def _int8_calibrator_config_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        try:
+            config.int8_calibrator = None   # the script's calibrator object would go here
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+@case("tensor-dynamic-range-removed", "python-api-removed", cause="removed-in-tensorrt-11",
+      note="an INT8 script giving a tensor its range with ITensor.set_dynamic_range instead of a calibrator, which "
+           "TensorRT-RTX does not have")
+def _tensor_dynamic_range_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network = _tiny_network(trt, builder)
+        try:
+            network.get_input(0).set_dynamic_range(-1.0, 1.0)
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
+@case("cast-float64-builds", "unsupported-onnx-datatype", negative=True,
+      note="a Cast to DOUBLE and back in the middle of the graph (a numpy float64 habit): older parsers refused "
+           "DOUBLE tensors; this one builds it")
+def _cast_float64_builds():
+    x = _vi("x", [1, 16])
+    nodes = [helper.make_node("Cast", ["x"], ["x64"], name="to_double", to=TensorProto.DOUBLE),
+             helper.make_node("Cast", ["x64"], ["y"], name="to_float", to=F)]
+    return Build(_model(nodes, [x], [_vi("y", None)]))
 
 
 # ---- what no longer fails (negatives: the log must give no diagnosis)
