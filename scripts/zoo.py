@@ -1053,6 +1053,56 @@ def _layer_precision_removed():
     return Build(steps=steps)
 
 
+@case("qdq-scale-row-vector", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="a per-channel QuantizeLinear whose scale and zero point were saved with shape (1, 3) instead of (3,)")
+def _qdq_scale_row_vector():
+    x = _vi("x", [1, 3, 8, 8])
+    scale, zp = _init("x_scale", np.full((1, 3), 0.05, np.float32)), _init("x_zero_point", np.zeros((1, 3), np.int8))
+    return Build(_model(_qdq_pair("x", "x_scale", "x_zero_point", axis=1), [x], [_vi("y", None)], [scale, zp],
+                        opset=13))
+
+
+@case("qdq-opset10-per-channel", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="per-channel scales exported at opset 10, whose QuantizeLinear has no axis attribute (per-channel needs "
+           "opset 13)")
+def _qdq_opset10_per_channel():
+    x = _vi("x", [1, 3, 8, 8])
+    scale, zp = _init("x_scale", np.full(3, 0.05, np.float32)), _init("x_zero_point", np.zeros(3, np.int8))
+    return Build(_model(_qdq_pair("x", "x_scale", "x_zero_point"), [x], [_vi("y", None)], [scale, zp], opset=10,
+                        ir_version=5))
+
+
+@case("dq-fp8-weights-half-matmul", "layer-input-type-mismatch",
+      note="FP8 weight-only quantization in a float16 model: the weight's DequantizeLinear has a float32 scale, so "
+           "it outputs float32 into a float16 MatMul")
+def _dq_fp8_weights_half_matmul():
+    x = _vi("x", [2, 16], TensorProto.FLOAT16)
+    w = helper.make_tensor("w_quantized", TensorProto.FLOAT8E4M3FN, [16, 8], [1.0] * 128)
+    scale = _init("w_scale", np.array(0.01, np.float32))
+    nodes = [helper.make_node("DequantizeLinear", ["w_quantized", "w_scale"], ["w"], name="dequant_w"),
+             helper.make_node("MatMul", ["x", "w"], ["y"], name="linear")]
+    return Build(_model(nodes, [x], [_vi("y", None, TensorProto.FLOAT16)], [w, scale], opset=19, ir_version=9))
+
+
+@case("layernorm-half-input-float-scale", "layer-input-type-mismatch",
+      note="a LayerNormalization on a float16 tensor whose scale and bias were left float32 (a float16 conversion "
+           "that kept normalization weights in float32)")
+def _layernorm_half_input_float_scale():
+    x = _vi("x", [1, 4, 16], TensorProto.FLOAT16)
+    gamma, beta = _init("ln_scale", np.ones(16, np.float32)), _init("ln_bias", np.zeros(16, np.float32))
+    n = helper.make_node("LayerNormalization", ["x", "ln_scale", "ln_bias"], ["y"], name="layer_norm", axis=-1)
+    return Build(_model([n], [x], [_vi("y", None, TensorProto.FLOAT16)], [gamma, beta]))
+
+
+@case("instancenorm-half-input-float-scale", "layer-input-type-mismatch",
+      note="an InstanceNormalization on a float16 tensor whose scale and bias were left float32")
+def _instancenorm_half_input_float_scale():
+    x = _vi("x", [1, 4, 8, 8], TensorProto.FLOAT16)
+    gamma, beta = _init("in_scale", np.ones(4, np.float32)), _init("in_bias", np.zeros(4, np.float32))
+    n = helper.make_node("InstanceNormalization", ["x", "in_scale", "in_bias"], ["y"], name="instance_norm")
+    return Build(_model([n], [x], [_vi("y", None, TensorProto.FLOAT16)], [gamma, beta]))
+
+
 @case("qdq-around-erf", "qdq-int8-node-no-candidates", negative=True,
       note="Q/DQ pairs on both sides of an Erf, which has no INT8 kernel: TensorRT 8.5/8.6 could stop with 'All of "
            "the candidates were removed'; this builder runs the Erf in float between them")
