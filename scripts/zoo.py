@@ -1072,6 +1072,19 @@ def _qdq_opset10_per_channel():
                         ir_version=5))
 
 
+@case("dq-int4-conv-blocked-weights", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="INT4 weight-only block quantization (block_size 8) of a 1x1 Conv kernel along its input channels, "
+           "axis 1 of 4: blocks are only allowed on the last two dimensions")
+def _dq_int4_conv_blocked_weights():
+    x = _vi("x", [1, 16, 8, 8])
+    w = helper.make_tensor("w_quantized", TensorProto.INT4, [8, 16, 1, 1], [1] * 128)
+    scale = _init("w_scale", np.full((8, 2, 1, 1), 0.01, np.float32))
+    nodes = [helper.make_node("DequantizeLinear", ["w_quantized", "w_scale"], ["w"], name="dequant_w", axis=1,
+                              block_size=8),
+             helper.make_node("Conv", ["x", "w"], ["y"], name="pointwise_conv", kernel_shape=[1, 1])]
+    return Build(_model(nodes, [x], [_vi("y", None)], [w, scale], opset=21, ir_version=10))
+
+
 @case("dq-fp8-weights-half-matmul", "layer-input-type-mismatch",
       note="FP8 weight-only quantization in a float16 model: the weight's DequantizeLinear has a float32 scale, so "
            "it outputs float32 into a float16 MatMul")
