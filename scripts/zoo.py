@@ -1148,6 +1148,283 @@ def _external_data_from_bytes():
     return Build(steps=steps)
 
 
+# ---- quantization and precision
+
+def _qdq_pair(x: str, scale: str, zero_point: str | None, out: str = "y", **attrs):
+    """A QuantizeLinear and its DequantizeLinear sharing one scale (and zero point), as quantizers export them."""
+    extra = [zero_point] if zero_point else []
+    return [helper.make_node("QuantizeLinear", [x, scale, *extra], [out + "_q"], name="quant_" + out, **attrs),
+            helper.make_node("DequantizeLinear", [out + "_q", scale, *extra], [out], name="dequant_" + out, **attrs)]
+
+
+@case("qdq-zero-scale-channel", "qdq-placement-error", cause="nonpositive-scale",
+      note="a per-channel QuantizeLinear whose calibrated scale is 0 for a channel that only ever saw zeros")
+def _qdq_zero_scale_channel():
+    x = _vi("x", [1, 3, 8, 8])
+    scale = _init("x_scale", np.array([0.05, 0.0, 0.02], np.float32))
+    zp = _init("x_zero_point", np.zeros(3, np.int8))
+    return Build(_model(_qdq_pair("x", "x_scale", "x_zero_point", axis=1), [x], [_vi("y", None)], [scale, zp],
+                        opset=13))
+
+
+@case("qdq-per-channel-scale-count", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="a per-channel QuantizeLinear on axis 1 of a 3-channel tensor with 4 scales (made for another layer)")
+def _qdq_per_channel_scale_count():
+    x = _vi("x", [1, 3, 8, 8])
+    scale, zp = _init("x_scale", np.full(4, 0.05, np.float32)), _init("x_zero_point", np.zeros(4, np.int8))
+    return Build(_model(_qdq_pair("x", "x_scale", "x_zero_point", axis=1), [x], [_vi("y", None)], [scale, zp],
+                        opset=13))
+
+
+@case("qdq-per-channel-wrong-axis", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="a per-channel QuantizeLinear with one scale per channel (3) but axis 2, the height of the tensor")
+def _qdq_per_channel_wrong_axis():
+    x = _vi("x", [1, 3, 8, 8])
+    scale, zp = _init("x_scale", np.full(3, 0.05, np.float32)), _init("x_zero_point", np.zeros(3, np.int8))
+    return Build(_model(_qdq_pair("x", "x_scale", "x_zero_point", axis=2), [x], [_vi("y", None)], [scale, zp],
+                        opset=13))
+
+
+@case("dq-block-size-uneven", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="a blocked DequantizeLinear (opset 21, block_size 5) of a 16-row weight with 3 scale rows: the "
+           "blocks do not divide the quantized axis")
+def _dq_block_size_uneven():
+    x = _vi("x", [4, 16])
+    w = _init("w_quantized", np.ones((16, 8), np.int8))
+    scale = _init("w_scale", np.full((3, 8), 0.01, np.float32))
+    nodes = [helper.make_node("DequantizeLinear", ["w_quantized", "w_scale"], ["w"], name="dequant_w", axis=0,
+                              block_size=5),
+             helper.make_node("MatMul", ["x", "w"], ["y"], name="linear")]
+    return Build(_model(nodes, [x], [_vi("y", None)], [w, scale], opset=21, ir_version=10))
+
+
+@case("quantize-output-dtype-uint8", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="an opset-21 QuantizeLinear with no zero point whose output_dtype attribute asks for UINT8")
+def _quantize_output_dtype_uint8():
+    x = _vi("x", [1, 3, 8, 8])
+    scale = _init("x_scale", np.array(0.02, np.float32))
+    nodes = [helper.make_node("QuantizeLinear", ["x", "x_scale"], ["x_q"], name="quant_x",
+                              output_dtype=TensorProto.UINT8),
+             helper.make_node("DequantizeLinear", ["x_q", "x_scale"], ["y"], name="dequant_x")]
+    return Build(_model(nodes, [x], [_vi("y", None)], [scale], opset=21, ir_version=10))
+
+
+@case("dq-uint8-weights-only", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="weight-only quantization as onnxruntime's quantizer writes it with QUInt8 weights: a UINT8 initializer "
+           "and its zero point feed a DequantizeLinear before a MatMul")
+def _dq_uint8_weights_only():
+    x = _vi("x", [2, 16])
+    w = _init("w_quantized", np.full((16, 8), 130, np.uint8))
+    scale, zp = _init("w_scale", np.array(0.01, np.float32)), _init("w_zero_point", np.array(128, np.uint8))
+    nodes = [helper.make_node("DequantizeLinear", ["w_quantized", "w_scale", "w_zero_point"], ["w"], name="dequant_w"),
+             helper.make_node("MatMul", ["x", "w"], ["y"], name="linear")]
+    return Build(_model(nodes, [x], [_vi("y", None)], [w, scale, zp], opset=13))
+
+
+@case("qdq-fp8-half-scale", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="an FP8 (E4M3) QuantizeLinear of a float32 tensor whose scale was saved as float16 (from a model "
+           "halved after calibration)")
+def _qdq_fp8_half_scale():
+    x = _vi("x", [1, 3, 8, 8])
+    scale = _init("x_scale", np.array(0.02, np.float16))
+    zp = helper.make_tensor("x_zero_point", TensorProto.FLOAT8E4M3FN, [], [0])
+    return Build(_model(_qdq_pair("x", "x_scale", "x_zero_point"), [x], [_vi("y", None)], [scale, zp],
+                        opset=19, ir_version=9))
+
+
+@case("matmul-half-weights", "layer-input-type-mismatch",
+      note="a MatMul of a float32 activation by a weight initializer stored as float16 (a partly halved model)")
+def _matmul_half_weights():
+    x = _vi("x", [2, 16])
+    w = _init("w", np.ones((16, 8), np.float16))
+    n = helper.make_node("MatMul", ["x", "w"], ["y"], name="linear")
+    return Build(_model([n], [x], [_vi("y", None)], [w]))
+
+
+@case("conv-half-input-float-bias", "layer-input-type-mismatch",
+      note="a float16 Conv whose bias initializer stayed float32 (a converter that halved the weights only)")
+def _conv_half_input_float_bias():
+    x = _vi("x", [1, 4, 8, 8], TensorProto.FLOAT16)
+    w = _init("w", np.ones((8, 4, 3, 3), np.float16))
+    b = _init("b", np.zeros(8, np.float32))
+    n = helper.make_node("Conv", ["x", "w", "b"], ["y"], name="conv", kernel_shape=[3, 3])
+    return Build(_model([n], [x], [_vi("y", None, TensorProto.FLOAT16)], [w, b]))
+
+
+@case("add-half-and-float", "layer-input-type-mismatch",
+      note="an Add of a float32 input and a float16 input: a strongly typed network does not cast either")
+def _add_half_and_float():
+    a, b = _vi("a", [1, 16]), _vi("b", [1, 16], TensorProto.FLOAT16)
+    n = helper.make_node("Add", ["a", "b"], ["y"], name="residual_add")
+    return Build(_model([n], [a, b], [_vi("y", None)]))
+
+
+def _set_builder_flag(flag_name: str):
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        try:
+            config.set_flag(getattr(trt.BuilderFlag, flag_name))
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return steps
+
+
+@case("fp8-flag-removed", "strongly-typed-precision-flags", cause="weak-typing-removed",
+      note="a TensorRT 10 FP8 build script setting BuilderFlag.FP8, which TensorRT-RTX does not define")
+def _fp8_flag_removed():
+    return Build(steps=_set_builder_flag("FP8"))
+
+
+@case("qdq-scale-row-vector", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="a per-channel QuantizeLinear whose scale and zero point were saved with shape (1, 3) instead of (3,)")
+def _qdq_scale_row_vector():
+    x = _vi("x", [1, 3, 8, 8])
+    scale, zp = _init("x_scale", np.full((1, 3), 0.05, np.float32)), _init("x_zero_point", np.zeros((1, 3), np.int8))
+    return Build(_model(_qdq_pair("x", "x_scale", "x_zero_point", axis=1), [x], [_vi("y", None)], [scale, zp],
+                        opset=13))
+
+
+@case("qdq-opset10-per-channel", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="per-channel scales exported at opset 10, whose QuantizeLinear has no axis attribute (per-channel needs "
+           "opset 13)")
+def _qdq_opset10_per_channel():
+    x = _vi("x", [1, 3, 8, 8])
+    scale, zp = _init("x_scale", np.full(3, 0.05, np.float32)), _init("x_zero_point", np.zeros(3, np.int8))
+    return Build(_model(_qdq_pair("x", "x_scale", "x_zero_point"), [x], [_vi("y", None)], [scale, zp], opset=10,
+                        ir_version=5))
+
+
+@case("dq-int4-conv-blocked-weights", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="INT4 weight-only block quantization (block_size 8) of a 1x1 Conv kernel along its input channels, "
+           "axis 1 of 4: blocks are only allowed on the last two dimensions")
+def _dq_int4_conv_blocked_weights():
+    x = _vi("x", [1, 16, 8, 8])
+    w = helper.make_tensor("w_quantized", TensorProto.INT4, [8, 16, 1, 1], [1] * 128)
+    scale = _init("w_scale", np.full((8, 2, 1, 1), 0.01, np.float32))
+    nodes = [helper.make_node("DequantizeLinear", ["w_quantized", "w_scale"], ["w"], name="dequant_w", axis=1,
+                              block_size=8),
+             helper.make_node("Conv", ["x", "w"], ["y"], name="pointwise_conv", kernel_shape=[1, 1])]
+    return Build(_model(nodes, [x], [_vi("y", None)], [w, scale], opset=21, ir_version=10))
+
+
+@case("dq-fp8-weights-half-matmul", "layer-input-type-mismatch",
+      note="FP8 weight-only quantization in a float16 model: the weight's DequantizeLinear has a float32 scale, so "
+           "it outputs float32 into a float16 MatMul")
+def _dq_fp8_weights_half_matmul():
+    x = _vi("x", [2, 16], TensorProto.FLOAT16)
+    w = helper.make_tensor("w_quantized", TensorProto.FLOAT8E4M3FN, [16, 8], [1.0] * 128)
+    scale = _init("w_scale", np.array(0.01, np.float32))
+    nodes = [helper.make_node("DequantizeLinear", ["w_quantized", "w_scale"], ["w"], name="dequant_w"),
+             helper.make_node("MatMul", ["x", "w"], ["y"], name="linear")]
+    return Build(_model(nodes, [x], [_vi("y", None, TensorProto.FLOAT16)], [w, scale], opset=19, ir_version=9))
+
+
+@case("layernorm-half-input-float-scale", "layer-input-type-mismatch",
+      note="a LayerNormalization on a float16 tensor whose scale and bias were left float32 (a float16 conversion "
+           "that kept normalization weights in float32)")
+def _layernorm_half_input_float_scale():
+    x = _vi("x", [1, 4, 16], TensorProto.FLOAT16)
+    gamma, beta = _init("ln_scale", np.ones(16, np.float32)), _init("ln_bias", np.zeros(16, np.float32))
+    n = helper.make_node("LayerNormalization", ["x", "ln_scale", "ln_bias"], ["y"], name="layer_norm", axis=-1)
+    return Build(_model([n], [x], [_vi("y", None, TensorProto.FLOAT16)], [gamma, beta]))
+
+
+@case("instancenorm-half-input-float-scale", "layer-input-type-mismatch",
+      note="an InstanceNormalization on a float16 tensor whose scale and bias were left float32")
+def _instancenorm_half_input_float_scale():
+    x = _vi("x", [1, 4, 8, 8], TensorProto.FLOAT16)
+    gamma, beta = _init("in_scale", np.ones(4, np.float32)), _init("in_bias", np.zeros(4, np.float32))
+    n = helper.make_node("InstanceNormalization", ["x", "in_scale", "in_bias"], ["y"], name="instance_norm")
+    return Build(_model([n], [x], [_vi("y", None, TensorProto.FLOAT16)], [gamma, beta]))
+
+
+@case("qdq-around-erf", "qdq-int8-node-no-candidates", negative=True,
+      note="Q/DQ pairs on both sides of an Erf, which has no INT8 kernel: TensorRT 8.5/8.6 could stop with 'All of "
+           "the candidates were removed'; this builder runs the Erf in float between them")
+def _qdq_around_erf():
+    x = _vi("x", [1, 3, 8, 8])
+    scale, zp = _init("scale", np.array(0.05, np.float32)), _init("zero_point", np.array(0, np.int8))
+    nodes = [*_qdq_pair("x", "scale", "zero_point", out="x_dq"),
+             helper.make_node("Erf", ["x_dq"], ["e"], name="erf"),
+             *_qdq_pair("e", "scale", "zero_point", out="y")]
+    return Build(_model(nodes, [x], [_vi("y", None)], [scale, zp], opset=13))
+
+
+@case("qdq-scale-graph-input", "weights-must-be-initializer", negative=True,
+      note="a QuantizeLinear/DequantizeLinear whose scale is a graph input, not an initializer: older parsers "
+           "required constant scales; this one builds it")
+def _qdq_scale_graph_input():
+    x, scale = _vi("x", [1, 3, 8, 8]), _vi("x_scale", [])
+    zp = _init("x_zero_point", np.array(0, np.int8))
+    return Build(_model(_qdq_pair("x", "x_scale", "x_zero_point"), [x, scale], [_vi("y", None)], [zp], opset=13))
+
+
+@case("qdq-uint8-zero-point-zero", "qdq-placement-error", negative=True,
+      note="a Q/DQ pair with a UINT8 zero point equal to 0: the parser warns that UINT8 is for DLA and imports it "
+           "as INT8, and the build succeeds")
+def _qdq_uint8_zero_point_zero():
+    x = _vi("x", [1, 3, 8, 8])
+    scale, zp = _init("x_scale", np.array(0.02, np.float32)), _init("x_zero_point", np.array(0, np.uint8))
+    return Build(_model(_qdq_pair("x", "x_scale", "x_zero_point"), [x], [_vi("y", None)], [scale, zp], opset=13))
+
+
+@case("conv-float-input-half-weights", "layer-input-type-mismatch",
+      note="a float32 Conv whose weight initializer was saved as float16 (weights halved, activations not)")
+def _conv_float_input_half_weights():
+    x = _vi("x", [1, 4, 8, 8])
+    w = _init("w", np.ones((8, 4, 3, 3), np.float16))
+    n = helper.make_node("Conv", ["x", "w"], ["y"], name="conv", kernel_shape=[3, 3])
+    return Build(_model([n], [x], [_vi("y", None)], [w]))
+
+
+@case("dq-int32-bias", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="a QDQ-format export that quantizes the Conv bias to INT32 (as onnxruntime's quantizer does) and feeds it "
+           "through a DequantizeLinear")
+def _dq_int32_bias():
+    x = _vi("x", [1, 4, 8, 8])
+    w = _init("w", np.ones((8, 4, 3, 3), np.float32))
+    bias, scale = _init("b_quantized", np.ones(8, np.int32)), _init("b_scale", np.full(8, 0.001, np.float32))
+    zp = _init("b_zero_point", np.zeros(8, np.int32))
+    nodes = [helper.make_node("DequantizeLinear", ["b_quantized", "b_scale", "b_zero_point"], ["b"], name="dequant_bias",
+                              axis=0),
+             helper.make_node("Conv", ["x", "w", "b"], ["y"], name="conv", kernel_shape=[3, 3])]
+    return Build(_model(nodes, [x], [_vi("y", None)], [w, bias, scale, zp], opset=13))
+
+
+@case("api-quantize-per-channel-no-axis", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="network API: add_quantize with a 3-element (per-channel) scale whose axis is left at its default")
+def _api_quantize_per_channel_no_axis():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network = builder.create_network(0)
+        x = network.add_input("x", trt.float32, (1, 3, 8, 8))
+        scale = network.add_constant((3,), np.full(3, 0.05, np.float32)).get_output(0)
+        quant = network.add_quantize(x, scale, trt.int8)
+        dequant = network.add_dequantize(quant.get_output(0), scale, trt.float32)
+        network.mark_output(dequant.get_output(0))
+        return _serialize(builder, network, builder.create_builder_config(), say)
+    return Build(steps=steps)
+
+
+@case("tensor-dynamic-range-removed", "python-api-removed", cause="removed-in-tensorrt-11",
+      note="an INT8 script giving a tensor its range with ITensor.set_dynamic_range instead of a calibrator, which "
+           "TensorRT-RTX does not have")
+def _tensor_dynamic_range_removed():
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        network = _tiny_network(trt, builder)
+        try:
+            network.get_input(0).set_dynamic_range(-1.0, 1.0)
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return Build(steps=steps)
+
+
 # ---- what no longer fails (negatives: the log must give no diagnosis)
 
 @case("einsum-three-operands", "einsum-equation-unsupported", negative=True,
