@@ -1083,6 +1083,15 @@ def _slice_axes_outside_rank():
     return Build(_model([n], [x], [_vi("y", None)], [starts, ends, axes]))
 
 
+@case("range-float-input-limit", "shape-tensor-not-integer", cause="float-input-used-as-shape",
+      note="a Range whose limit is a FLOAT network input (a sequence length passed to the model as a float): "
+           "TensorRT-RTX 1.7 asserts in its symbolic shape analysis instead of naming the float shape input")
+def _range_float_input_limit():
+    limit = _vi("length", [], F)
+    start, delta = _init("start", np.array(0, np.float32)), _init("delta", np.array(1, np.float32))
+    n = helper.make_node("Range", ["start", "length", "delta"], ["positions"], name="arange_positions")
+    return Build(_model([n], [limit], [_vi("positions", None)], [start, delta], opset=11))
+
 # ---- data types and versions
 
 @case("string-input", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
