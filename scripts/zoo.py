@@ -1092,6 +1092,15 @@ def _range_float_input_limit():
     n = helper.make_node("Range", ["start", "length", "delta"], ["positions"], name="arange_positions")
     return Build(_model([n], [limit], [_vi("positions", None)], [start, delta], opset=11))
 
+@case("prelu-slope-1d", "elementwise-broadcast-mismatch", cause="incompatible-shapes",
+      note="a PRelu on a [1, 32, 56, 56] feature map whose per-channel slope is a plain [32] vector (as MXNet and "
+           "Keras exporters write it), which ONNX broadcasting aligns with the width axis, not the channels")
+def _prelu_slope_1d():
+    x = _vi("x", [1, 32, 56, 56])
+    slope = _init("prelu_gamma", np.full((32,), 0.25, np.float32))
+    n = helper.make_node("PRelu", ["x", "prelu_gamma"], ["y"], name="conv_1_relu")
+    return Build(_model([n], [x], [_vi("y", None)], [slope], opset=9))
+
 # ---- data types and versions
 
 @case("string-input", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
