@@ -1101,6 +1101,41 @@ def _prelu_slope_1d():
     n = helper.make_node("PRelu", ["x", "prelu_gamma"], ["y"], name="conv_1_relu")
     return Build(_model([n], [x], [_vi("y", None)], [slope], opset=9))
 
+@case("unsqueeze-axis-past-rank", "convert-axis-out-of-range", cause="other-op-axis",
+      note="an Unsqueeze (opset 13) of a 2-D tensor whose axes input asks for axis 4, past the rank of its 3-D output")
+def _unsqueeze_axis_past_rank():
+    x = _vi("x", [2, 3])
+    axes = _init("axes", np.array([4], np.int64))
+    n = helper.make_node("Unsqueeze", ["x", "axes"], ["y"], name="add_trailing_axis")
+    return Build(_model([n], [x], [_vi("y", None)], [axes], opset=13))
+
+
+@case("instancenorm-scale-count", "scale-weights-count-mismatch",
+      note="an InstanceNormalization on 8 channels whose scale and bias were made for 4 (weights of a narrower variant)")
+def _instancenorm_scale_count():
+    x = _vi("x", [1, 8, 4, 4])
+    scale, bias = _init("in_scale", np.ones(4, np.float32)), _init("in_bias", np.zeros(4, np.float32))
+    n = helper.make_node("InstanceNormalization", ["x", "in_scale", "in_bias"], ["y"], name="inorm")
+    return Build(_model([n], [x], [_vi("y", None)], [scale, bias]))
+
+
+@case("squeeze-non-unit-axis", "shuffle-reshape-volume", cause="squeeze-or-block-rearrange",
+      note="a Squeeze (opset 13) of axis 1 of a [2, 3, 4] tensor, an axis of size 3 rather than 1")
+def _squeeze_non_unit_axis():
+    x = _vi("x", [2, 3, 4])
+    axes = _init("axes", np.array([1], np.int64))
+    n = helper.make_node("Squeeze", ["x", "axes"], ["y"], name="squeeze_channels")
+    return Build(_model([n], [x], [_vi("y", None)], [axes], opset=13))
+
+
+@case("depthtospace-channels", "shuffle-reshape-volume", cause="squeeze-or-block-rearrange",
+      note="a DepthToSpace with blocksize 2 on 6 channels, not a multiple of the block's 4 pixels (a PixelShuffle "
+           "after a convolution whose width was changed)")
+def _depthtospace_channels():
+    x = _vi("x", [1, 6, 4, 4])
+    n = helper.make_node("DepthToSpace", ["x"], ["y"], name="pixel_shuffle", blocksize=2)
+    return Build(_model([n], [x], [_vi("y", None)]))
+
 # ---- data types and versions
 
 @case("string-input", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
