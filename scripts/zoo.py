@@ -1136,6 +1136,32 @@ def _depthtospace_channels():
     n = helper.make_node("DepthToSpace", ["x"], ["y"], name="pixel_shuffle", blocksize=2)
     return Build(_model([n], [x], [_vi("y", None)]))
 
+@case("layernorm-scale-width", "scale-weights-count-mismatch",
+      note="a LayerNormalization (opset 17) over a hidden size of 8 whose scale was made for a hidden size of 4")
+def _layernorm_scale_width():
+    x = _vi("hidden", [2, 4, 8])
+    scale = _init("ln_weight", np.ones(4, np.float32))
+    n = helper.make_node("LayerNormalization", ["hidden", "ln_weight"], ["y"], name="ln_out", axis=-1)
+    return Build(_model([n], [x], [_vi("y", None)], [scale], opset=17))
+
+
+@case("topk-k-above-axis", "topk-k-limit", cause="k-exceeds-axis",
+      note="a TopK asking for the 20 best of 10 candidates (K written for a longer axis than the model has)")
+def _topk_k_above_axis():
+    x = _vi("scores", [1, 10])
+    k = _init("k", np.array([20], np.int64))
+    n = helper.make_node("TopK", ["scores", "k"], ["values", "indices"], name="top20")
+    return Build(_model([n], [x], [_vi("values", None), _vi("indices", None, I64)], [k], opset=11))
+
+
+@case("conv-weights-graph-input", "conv-weights-not-constant", negative=True,
+      note="a Conv whose weights are a network input (weights fed at run time, no Q/DQ): TensorRT before 8.5 "
+           "refused it outside explicit quantization; this release builds it")
+def _conv_weights_graph_input():
+    x, w = _vi("x", [1, 4, 8, 8]), _vi("w", [8, 4, 3, 3])
+    n = helper.make_node("Conv", ["x", "w"], ["y"], name="conv_runtime_weights", kernel_shape=[3, 3])
+    return Build(_model([n], [x, w], [_vi("y", None)]))
+
 # ---- data types and versions
 
 @case("string-input", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
