@@ -1162,6 +1162,33 @@ def _conv_weights_graph_input():
     n = helper.make_node("Conv", ["x", "w"], ["y"], name="conv_runtime_weights", kernel_shape=[3, 3])
     return Build(_model([n], [x, w], [_vi("y", None)]))
 
+@case("split-axis-past-rank", "convert-axis-out-of-range", cause="other-op-axis",
+      note="a Split (opset 13) of a [2, 8] tensor along axis 2, an axis counted for the 3-D [batch, heads, dim] layout "
+           "the code had before a reshape was removed")
+def _split_axis_past_rank():
+    x = _vi("x", [2, 8])
+    split = _init("split", np.array([4, 4], np.int64))
+    n = helper.make_node("Split", ["x", "split"], ["first", "second"], name="split_heads", axis=2)
+    return Build(_model([n], [x], [_vi("first", None), _vi("second", None)], [split], opset=13))
+
+
+@case("cumsum-axis-past-rank", "convert-axis-out-of-range", cause="other-op-axis",
+      note="a CumSum over axis 2 of a [2, 10] tensor; TensorRT-RTX 1.7 imports it and refuses the axis while building")
+def _cumsum_axis_past_rank():
+    x = _vi("x", [2, 10])
+    axis = _init("axis", np.array(2, np.int64))
+    n = helper.make_node("CumSum", ["x", "axis"], ["y"], name="running_total")
+    return Build(_model([n], [x], [_vi("y", None)], [axis], opset=14))
+
+
+@case("gatherelements-axis-past-rank", "convert-axis-out-of-range", cause="other-op-axis",
+      note="a GatherElements (torch.gather) with axis 2 on a 2-D tensor and its 2-D index")
+def _gatherelements_axis_past_rank():
+    x = _vi("x", [2, 10])
+    idx = _init("idx", np.zeros((2, 3), np.int64))
+    n = helper.make_node("GatherElements", ["x", "idx"], ["y"], name="gather_scores", axis=2)
+    return Build(_model([n], [x], [_vi("y", None)], [idx], opset=13))
+
 # ---- data types and versions
 
 @case("string-input", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
