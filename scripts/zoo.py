@@ -1189,6 +1189,31 @@ def _gatherelements_axis_past_rank():
     n = helper.make_node("GatherElements", ["x", "idx"], ["y"], name="gather_scores", axis=2)
     return Build(_model([n], [x], [_vi("y", None)], [idx], opset=13))
 
+@case("batchnorm1d-unsqueeze-builds", "batchnorm1d-unsqueeze", negative=True,
+      note="a BatchNorm1d on [batch, features] exported the old way, Unsqueeze, BatchNormalization, Squeeze: the "
+           "implicit-batch parsers of TensorRT 5-6 failed on it; this release builds it")
+def _batchnorm1d_unsqueeze_builds():
+    x = _vi("features", [4, 16])
+    axes = _init("axes", np.array([2], np.int64))
+    params = [_init(name, value.astype(np.float32)) for name, value in
+              (("bn_scale", np.ones(16)), ("bn_bias", np.zeros(16)), ("bn_mean", np.zeros(16)), ("bn_var", np.ones(16)))]
+    nodes = [helper.make_node("Unsqueeze", ["features", "axes"], ["features_3d"], name="Unsqueeze_0"),
+             helper.make_node("BatchNormalization", ["features_3d", *(p.name for p in params)], ["normed"],
+                              name="BatchNormalization_1"),
+             helper.make_node("Squeeze", ["normed", "axes"], ["y"], name="Squeeze_2")]
+    return Build(_model(nodes, [x], [_vi("y", None)], [axes, *params], opset=13))
+
+
+@case("instancenorm-dynamic-hw-builds", "instancenorm-dynamic-shape", negative=True,
+      note="an InstanceNormalization on an input with dynamic height and width, built with a profile: the TensorRT 7 "
+           "parser refused dynamic inputs to it; this release builds it")
+def _instancenorm_dynamic_hw_builds():
+    x = _vi("x", [1, 4, "height", "width"])
+    scale, bias = _init("in_scale", np.ones(4, np.float32)), _init("in_bias", np.zeros(4, np.float32))
+    n = helper.make_node("InstanceNormalization", ["x", "in_scale", "in_bias"], ["y"], name="inorm_dynamic")
+    return Build(_model([n], [x], [_vi("y", None)], [scale, bias]),
+                 profile=[("x", (1, 4, 8, 8), (1, 4, 32, 32), (1, 4, 64, 64))])
+
 # ---- data types and versions
 
 @case("string-input", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
