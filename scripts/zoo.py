@@ -1214,6 +1214,28 @@ def _instancenorm_dynamic_hw_builds():
     return Build(_model([n], [x], [_vi("y", None)], [scale, bias]),
                  profile=[("x", (1, 4, 8, 8), (1, 4, 32, 32), (1, 4, 64, 64))])
 
+@case("qdq-per-channel-scale-count", "qdq-placement-error", cause="unsupported-qdq-configuration",
+      note="a per-channel QuantizeLinear/DequantizeLinear pair on axis 1 of a 4-channel activation whose scales "
+           "and zero points were made for 8 channels")
+def _qdq_per_channel_scale_count():
+    x = _vi("x", [1, 4, 8, 8])
+    scale, zp = _init("scale", np.full(8, 0.1, np.float32)), _init("zero_point", np.zeros(8, np.int8))
+    nodes = [helper.make_node("QuantizeLinear", ["x", "scale", "zero_point"], ["q"], name="act_quant", axis=1),
+             helper.make_node("DequantizeLinear", ["q", "scale", "zero_point"], ["y"], name="act_dequant", axis=1)]
+    return Build(_model(nodes, [x], [_vi("y", None)], [scale, zp], opset=13))
+
+
+@case("dequantize-int32-bias", "op-input-type-unsupported",
+      note="a DequantizeLinear of an INT32 constant (a bias quantized to int32, as ONNX Runtime's static quantizer "
+           "writes it) feeding a MatMul")
+def _dequantize_int32_bias():
+    x = _vi("x", [1, 8])
+    w = _init("w_quantized", np.ones((8, 4), np.int32))
+    scale = _init("w_scale", np.array(0.1, np.float32))
+    nodes = [helper.make_node("DequantizeLinear", ["w_quantized", "w_scale"], ["w"], name="w_dequant"),
+             helper.make_node("MatMul", ["x", "w"], ["y"], name="fc")]
+    return Build(_model(nodes, [x], [_vi("y", None)], [w, scale], opset=13))
+
 # ---- data types and versions
 
 @case("string-input", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
