@@ -1083,6 +1083,138 @@ def _slice_axes_outside_rank():
     return Build(_model([n], [x], [_vi("y", None)], [starts, ends, axes]))
 
 
+@case("range-float-input-limit", "shape-tensor-not-integer", cause="float-input-used-as-shape",
+      note="a Range whose limit is a FLOAT network input (a sequence length passed to the model as a float): "
+           "TensorRT-RTX 1.7 asserts in its symbolic shape analysis instead of naming the float shape input")
+def _range_float_input_limit():
+    limit = _vi("length", [], F)
+    start, delta = _init("start", np.array(0, np.float32)), _init("delta", np.array(1, np.float32))
+    n = helper.make_node("Range", ["start", "length", "delta"], ["positions"], name="arange_positions")
+    return Build(_model([n], [limit], [_vi("positions", None)], [start, delta], opset=11))
+
+@case("prelu-slope-1d", "elementwise-broadcast-mismatch", cause="incompatible-shapes",
+      note="a PRelu on a [1, 32, 56, 56] feature map whose per-channel slope is a plain [32] vector (as MXNet and "
+           "Keras exporters write it), which ONNX broadcasting aligns with the width axis, not the channels")
+def _prelu_slope_1d():
+    x = _vi("x", [1, 32, 56, 56])
+    slope = _init("prelu_gamma", np.full((32,), 0.25, np.float32))
+    n = helper.make_node("PRelu", ["x", "prelu_gamma"], ["y"], name="conv_1_relu")
+    return Build(_model([n], [x], [_vi("y", None)], [slope], opset=9))
+
+@case("unsqueeze-axis-past-rank", "convert-axis-out-of-range", cause="other-op-axis",
+      note="an Unsqueeze (opset 13) of a 2-D tensor whose axes input asks for axis 4, past the rank of its 3-D output")
+def _unsqueeze_axis_past_rank():
+    x = _vi("x", [2, 3])
+    axes = _init("axes", np.array([4], np.int64))
+    n = helper.make_node("Unsqueeze", ["x", "axes"], ["y"], name="add_trailing_axis")
+    return Build(_model([n], [x], [_vi("y", None)], [axes], opset=13))
+
+
+@case("instancenorm-scale-count", "scale-weights-count-mismatch",
+      note="an InstanceNormalization on 8 channels whose scale and bias were made for 4 (weights of a narrower variant)")
+def _instancenorm_scale_count():
+    x = _vi("x", [1, 8, 4, 4])
+    scale, bias = _init("in_scale", np.ones(4, np.float32)), _init("in_bias", np.zeros(4, np.float32))
+    n = helper.make_node("InstanceNormalization", ["x", "in_scale", "in_bias"], ["y"], name="inorm")
+    return Build(_model([n], [x], [_vi("y", None)], [scale, bias]))
+
+
+@case("squeeze-non-unit-axis", "shuffle-reshape-volume", cause="squeeze-or-block-rearrange",
+      note="a Squeeze (opset 13) of axis 1 of a [2, 3, 4] tensor, an axis of size 3 rather than 1")
+def _squeeze_non_unit_axis():
+    x = _vi("x", [2, 3, 4])
+    axes = _init("axes", np.array([1], np.int64))
+    n = helper.make_node("Squeeze", ["x", "axes"], ["y"], name="squeeze_channels")
+    return Build(_model([n], [x], [_vi("y", None)], [axes], opset=13))
+
+
+@case("depthtospace-channels", "shuffle-reshape-volume", cause="squeeze-or-block-rearrange",
+      note="a DepthToSpace with blocksize 2 on 6 channels, not a multiple of the block's 4 pixels (a PixelShuffle "
+           "after a convolution whose width was changed)")
+def _depthtospace_channels():
+    x = _vi("x", [1, 6, 4, 4])
+    n = helper.make_node("DepthToSpace", ["x"], ["y"], name="pixel_shuffle", blocksize=2)
+    return Build(_model([n], [x], [_vi("y", None)]))
+
+@case("layernorm-scale-width", "scale-weights-count-mismatch",
+      note="a LayerNormalization (opset 17) over a hidden size of 8 whose scale was made for a hidden size of 4")
+def _layernorm_scale_width():
+    x = _vi("hidden", [2, 4, 8])
+    scale = _init("ln_weight", np.ones(4, np.float32))
+    n = helper.make_node("LayerNormalization", ["hidden", "ln_weight"], ["y"], name="ln_out", axis=-1)
+    return Build(_model([n], [x], [_vi("y", None)], [scale], opset=17))
+
+
+@case("topk-k-above-axis", "topk-k-limit", cause="k-exceeds-axis",
+      note="a TopK asking for the 20 best of 10 candidates (K written for a longer axis than the model has)")
+def _topk_k_above_axis():
+    x = _vi("scores", [1, 10])
+    k = _init("k", np.array([20], np.int64))
+    n = helper.make_node("TopK", ["scores", "k"], ["values", "indices"], name="top20")
+    return Build(_model([n], [x], [_vi("values", None), _vi("indices", None, I64)], [k], opset=11))
+
+
+@case("conv-weights-graph-input", "conv-weights-not-constant", negative=True,
+      note="a Conv whose weights are a network input (weights fed at run time, no Q/DQ): TensorRT before 8.5 "
+           "refused it outside explicit quantization; this release builds it")
+def _conv_weights_graph_input():
+    x, w = _vi("x", [1, 4, 8, 8]), _vi("w", [8, 4, 3, 3])
+    n = helper.make_node("Conv", ["x", "w"], ["y"], name="conv_runtime_weights", kernel_shape=[3, 3])
+    return Build(_model([n], [x, w], [_vi("y", None)]))
+
+@case("split-axis-past-rank", "convert-axis-out-of-range", cause="other-op-axis",
+      note="a Split (opset 13) of a [2, 8] tensor along axis 2, an axis counted for the 3-D [batch, heads, dim] layout "
+           "the code had before a reshape was removed")
+def _split_axis_past_rank():
+    x = _vi("x", [2, 8])
+    split = _init("split", np.array([4, 4], np.int64))
+    n = helper.make_node("Split", ["x", "split"], ["first", "second"], name="split_heads", axis=2)
+    return Build(_model([n], [x], [_vi("first", None), _vi("second", None)], [split], opset=13))
+
+
+@case("cumsum-axis-past-rank", "convert-axis-out-of-range", cause="other-op-axis",
+      note="a CumSum over axis 2 of a [2, 10] tensor; TensorRT-RTX 1.7 imports it and refuses the axis while building")
+def _cumsum_axis_past_rank():
+    x = _vi("x", [2, 10])
+    axis = _init("axis", np.array(2, np.int64))
+    n = helper.make_node("CumSum", ["x", "axis"], ["y"], name="running_total")
+    return Build(_model([n], [x], [_vi("y", None)], [axis], opset=14))
+
+
+@case("gatherelements-axis-past-rank", "convert-axis-out-of-range", cause="other-op-axis",
+      note="a GatherElements (torch.gather) with axis 2 on a 2-D tensor and its 2-D index")
+def _gatherelements_axis_past_rank():
+    x = _vi("x", [2, 10])
+    idx = _init("idx", np.zeros((2, 3), np.int64))
+    n = helper.make_node("GatherElements", ["x", "idx"], ["y"], name="gather_scores", axis=2)
+    return Build(_model([n], [x], [_vi("y", None)], [idx], opset=13))
+
+@case("batchnorm1d-unsqueeze-builds", "batchnorm1d-unsqueeze", negative=True,
+      note="a BatchNorm1d on [batch, features] exported the old way, Unsqueeze, BatchNormalization, Squeeze: the "
+           "implicit-batch parsers of TensorRT 5-6 failed on it; this release builds it")
+def _batchnorm1d_unsqueeze_builds():
+    x = _vi("features", [4, 16])
+    axes = _init("axes", np.array([2], np.int64))
+    params = [_init(name, value.astype(np.float32)) for name, value in
+              (("bn_scale", np.ones(16)), ("bn_bias", np.zeros(16)), ("bn_mean", np.zeros(16)), ("bn_var", np.ones(16)))]
+    nodes = [helper.make_node("Unsqueeze", ["features", "axes"], ["features_3d"], name="Unsqueeze_0"),
+             helper.make_node("BatchNormalization", ["features_3d", *(p.name for p in params)], ["normed"],
+                              name="BatchNormalization_1"),
+             helper.make_node("Squeeze", ["normed", "axes"], ["y"], name="Squeeze_2")]
+    return Build(_model(nodes, [x], [_vi("y", None)], [axes, *params], opset=13))
+
+
+@case("instancenorm-dynamic-hw-builds", "instancenorm-dynamic-shape", negative=True,
+      note="an InstanceNormalization on an input with dynamic height and width, built with a profile: the TensorRT 7 "
+           "parser refused dynamic inputs to it; this release builds it")
+def _instancenorm_dynamic_hw_builds():
+    x = _vi("x", [1, 4, "height", "width"])
+    scale, bias = _init("in_scale", np.ones(4, np.float32)), _init("in_bias", np.zeros(4, np.float32))
+    n = helper.make_node("InstanceNormalization", ["x", "in_scale", "in_bias"], ["y"], name="inorm_dynamic")
+    return Build(_model([n], [x], [_vi("y", None)], [scale, bias]),
+                 profile=[("x", (1, 4, 8, 8), (1, 4, 32, 32), (1, 4, 64, 64))])
+
+
 # ---- data types and versions
 
 @case("string-input", "unsupported-onnx-datatype", cause="string-or-unsupported-initializer",
