@@ -1678,18 +1678,6 @@ def _topk_k_graph_input():
     return Build(_model([n], [x, k], [_vi("values", None), _vi("indices", None, I64)]))
 
 
-@case("range-float-dynamic-limit", "tactic-internal-error", cause="builder-bug",
-      note="a Range with a float limit computed from the data (ReduceMax of the input): TensorRT-RTX's shape "
-           "analysis fails an internal assertion while the parser imports it")
-def _range_float_dynamic_limit():
-    x = _vi("x", [1, 16])
-    start = _init("start", np.array(0.0, np.float32))
-    delta = _init("delta", np.array(1.0, np.float32))
-    mx = helper.make_node("ReduceMax", ["x"], ["limit"], name="longest", keepdims=0)
-    r = helper.make_node("Range", ["start", "limit", "delta"], ["y"], name="positions")
-    return Build(_model([mx, r], [x], [_vi("y", None)], [start, delta], opset=13))
-
-
 @case("tile-repeats-from-argmax", "layer-cannot-compute-shape-tensor", negative=True,
       note="a Tile whose repeats come from an ArgMax of another input: TensorRT-RTX builds it as a "
            "data-dependent shape")
