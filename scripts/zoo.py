@@ -1391,19 +1391,6 @@ def _add_half_and_float():
     return Build(_model([n], [a, b], [_vi("y", None)]))
 
 
-def _set_builder_flag(flag_name: str):
-    def steps(trt, logger, say):
-        builder = trt.Builder(logger)
-        config = builder.create_builder_config()
-        try:
-            config.set_flag(getattr(trt.BuilderFlag, flag_name))
-        except AttributeError:
-            say(_traceback())
-            return False
-        return True
-    return steps
-
-
 @case("fp8-flag-removed", "strongly-typed-precision-flags", cause="weak-typing-removed",
       note="a TensorRT 10 FP8 build script setting BuilderFlag.FP8, which TensorRT-RTX does not define")
 def _fp8_flag_removed():
@@ -1932,6 +1919,20 @@ def _tiny_network(trt, builder):
     return network
 
 
+def _set_builder_flag(flag_name: str):
+    """Steps of a build script that asks the builder config for BuilderFlag.<flag_name>."""
+    def steps(trt, logger, say):
+        builder = trt.Builder(logger)
+        config = builder.create_builder_config()
+        try:
+            config.set_flag(getattr(trt.BuilderFlag, flag_name))
+        except AttributeError:
+            say(_traceback())
+            return False
+        return True
+    return steps
+
+
 def _deserialize(trt, logger, say, blob) -> bool:
     """Load ``blob`` as an engine, saying so as an application would when it fails."""
     engine = trt.Runtime(logger).deserialize_cuda_engine(blob)
@@ -2028,16 +2029,7 @@ def _explicit_batch_flag_removed():
 @case("fp16-flag-removed", "strongly-typed-precision-flags", cause="weak-typing-removed",
       note="a script asking the builder for FP16 kernels with BuilderFlag.FP16, which TensorRT-RTX does not define")
 def _fp16_flag_removed():
-    def steps(trt, logger, say):
-        builder = trt.Builder(logger)
-        config = builder.create_builder_config()
-        try:
-            config.set_flag(trt.BuilderFlag.FP16)
-        except AttributeError:
-            say(_traceback())
-            return False
-        return True
-    return Build(steps=steps)
+    return Build(steps=_set_builder_flag("FP16"))
 
 
 @case("int8-calibrator-class-missing", "python-api-removed", cause="removed-in-tensorrt-11",
@@ -2419,16 +2411,7 @@ def _layer_precision_removed():
 @case("int8-flag-removed", "strongly-typed-precision-flags", cause="weak-typing-removed",
       note="a script asking the builder for INT8 kernels with BuilderFlag.INT8, which TensorRT-RTX does not define")
 def _int8_flag_removed():
-    def steps(trt, logger, say):
-        builder = trt.Builder(logger)
-        config = builder.create_builder_config()
-        try:
-            config.set_flag(trt.BuilderFlag.INT8)
-        except AttributeError:
-            say(_traceback())
-            return False
-        return True
-    return Build(steps=steps)
+    return Build(steps=_set_builder_flag("INT8"))
 
 
 @case("builder-max-batch-size-removed", "python-api-removed", cause="removed-in-tensorrt-10",
