@@ -2,7 +2,8 @@
 
 Rules, in order:
 - A signature with hits gives a diagnosis; its confidence combines the confidences of the distinct
-  patterns that matched (two independent witnesses are stronger than one).
+  patterns that matched on distinct lines (two independent witnesses are stronger than one; two patterns
+  reading the same line are one witness).
 - ``warning`` signatures are notes, never diagnoses.
 - ``consequence`` signatures never outrank a cause: with any error diagnosis present they are folded
   into it ("followed by ..."); alone they are no diagnosis (the log says that a build failed, never why),
@@ -314,7 +315,7 @@ def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher
     # unless its message is one TensorRT prints only at VERBOSE level.
     counted = {h.pattern for h in hits if h.line.severity != "verbose" or sig.patterns[h.pattern].verbose}
     discounted: list[str] = []
-    miss = 1.0
+    witnesses: list[int] = []
     for i in patterns_hit:
         pattern = sig.patterns[i]
         if i not in counted:
@@ -331,7 +332,17 @@ def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher
         if pattern.requires and all(matcher.search_lines(r.value, lines) is None for r in pattern.requires):
             discounted.append("no line shows " + " or ".join(r.says for r in pattern.requires))
             continue
-        miss *= 1.0 - sig.patterns[i].confidence
+        witnesses.append(i)
+    # Distinct patterns are independent witnesses only where they read distinct lines: a general pattern (the family
+    # form of a check) that matches the very line a specific one matched is the same evidence twice. So the strongest
+    # pattern counts first, and a pattern counts only when it matched some line that no stronger one had.
+    miss, witnessed = 1.0, set()
+    for i in sorted(witnesses, key=lambda i: (-sig.patterns[i].confidence, i)):
+        read = {h.line.number for h in hits
+                if h.pattern == i and (h.line.severity != "verbose" or sig.patterns[i].verbose)}
+        if read - witnessed:
+            miss *= 1.0 - sig.patterns[i].confidence
+            witnessed |= read
     confidence = min(0.99, 1.0 - miss)
 
     captures: dict[str, Any] = {}
