@@ -224,7 +224,9 @@ def ablate(kb: KnowledgeBase, held: set[str], support: dict[tuple[str, int], lis
 def pattern_support(kb: KnowledgeBase, logs: list[Log]) -> dict[tuple[str, int], list[tuple[str, set[str]]]]:
     """For each pattern, its wordings, each with the threads of its own signature's examples that it matches."""
     support: dict[tuple[str, int], list[tuple[str, set[str]]]] = {}
-    texts = {log.path: log.path.read_bytes().decode("utf-8", "replace").splitlines() for log in logs}
+    # Lines end where the reader ends them (\n, \r\n or \r), not at every separator str.splitlines() knows (\x1e,
+    # \x0c, ...): a wording is supported by the lines trtdoctor reads.
+    texts = {log.path: re.split(r"\r\n|\r|\n", log.path.read_bytes().decode("utf-8", "replace")) for log in logs}
     for sig in kb.signatures:
         mine = [l for l in logs if l.label == sig.id]
 
