@@ -204,12 +204,44 @@ def wordings(regex: str, cap: int = 32) -> list[str]:
     return out
 
 
-def ablate(kb: KnowledgeBase, held: set[str], support: dict[tuple[str, int], list[tuple[str, set[str]]]]) -> KnowledgeBase:
+MESSAGE_SEPARATOR = " / "   # how a message joins the wordings of several releases and tools
+_PLACEHOLDER = re.compile(r"^[A-Z0-9_]+$")
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z_][a-z0-9_]{2,}", text.lower()))
+
+
+def message_support(kb: KnowledgeBase, logs: list[Log]) -> dict[str, list[tuple[str, set[str]]]]:
+    """For each signature, the parts of its message, each with the threads of its own examples that show it. An
+    author writes a message from the logs, in words, with placeholders (NAME, N) for what varies, so a part is
+    judged by its words, not as a regex: a log shows it when it has at least 80% of the part's words (a part of
+    placeholders only is shown by none and always stays)."""
+    words_of_log = {log.path: _words(log.path.read_bytes().decode("utf-8", "replace")) for log in logs}
+    out: dict[str, list[tuple[str, set[str]]]] = {}
+    for sig in kb.signatures:
+        mine = [l for l in logs if l.label == sig.id]
+        parts = []
+        for part in sig.message.split(MESSAGE_SEPARATOR):
+            words = {w.lower() for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]{2,}", part)
+                     if not _PLACEHOLDER.match(w)}
+            shown = {l.thread for l in mine if words and len(words & words_of_log[l.path]) >= 0.8 * len(words)}
+            parts.append((part, shown))
+        out[sig.id] = parts
+    return out
+
+
+def ablate(kb: KnowledgeBase, held: set[str], support: dict[tuple[str, int], list[tuple[str, set[str]]]],
+           messages: dict[str, list[tuple[str, set[str]]]] | None = None) -> KnowledgeBase:
     """The knowledge base less every wording learnt only from the held-out threads: a wording (an alternative
     of a pattern) stays when another thread's example shows it, or when no example does (it was written from
-    the parser's sources or a release note, not from a log)."""
+    the parser's sources or a release note, not from a log). With ``messages`` (``message_support``), the same
+    for the parts of each signature's message, which the classifier reads as the signature's own words."""
     sigs = []
     for sig in kb.signatures:
+        if messages is not None and sig.id in messages:
+            kept_parts = [part for part, threads in messages[sig.id] if threads - held or not threads]
+            sig = dataclasses.replace(sig, message=MESSAGE_SEPARATOR.join(kept_parts))
         keep = []
         for i, p in enumerate(sig.patterns):
             kept = [w for w, threads in support[(sig.id, i)] if threads - held or not threads]
@@ -270,17 +302,19 @@ def regex_spread(kb: KnowledgeBase, logs: list[Log], folds: int, partitions: int
             "min": min(tops), "max": max(tops)}
 
 
-_FOLD_INPUT: tuple | None = None   # (kb, settled logs, threads, fold_of, support), shared with forked workers
+_FOLD_INPUT: tuple | None = None   # (kb, settled logs, threads, fold_of, support, messages), shared with forked workers
 
 
 def _fold_outcomes(f: int) -> list[dict]:
     """Explain the logs of fold ``f`` with knowledge that never saw its threads: one plain dict per log."""
-    kb, logs, threads, fold_of, support = _FOLD_INPUT
+    kb, logs, threads, fold_of, support, messages = _FOLD_INPUT
     held = {t for t in threads if fold_of[t] == f}
     test = [l for l in logs if l.thread in held]
     if not test:
         return []
-    train_kb = ablate(kb, held, support)
+    # The classifier learns each signature's own words too (train.signature_docs): those written from the held-out
+    # threads go, as their patterns do, or the variants would be recognised by words their own thread taught.
+    train_kb = ablate(kb, held, support, messages)
     knowledge = (train_kb, Matcher(train_kb))
     docs = [d for d in train.log_docs(kb, CORPUS) if d.group not in held] + train.signature_docs(train_kb)
     model = classify.fit(docs)
@@ -317,7 +351,7 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int, jobs: int = 1) -> d
     support = pattern_support(kb, logs)
     threads = sorted({l.thread for l in logs})
     fold_of = {t: fold_of_thread(t, folds) for t in threads}
-    _FOLD_INPUT = (kb, [l for l in logs if l.settled], threads, fold_of, support)
+    _FOLD_INPUT = (kb, [l for l in logs if l.settled], threads, fold_of, support, message_support(kb, logs))
     if jobs > 1:
         # Folds are independent (each trains its own classifier): run them in forked workers, which inherit
         # the loaded knowledge base instead of pickling it. Outcomes come back in fold order, as sequentially.

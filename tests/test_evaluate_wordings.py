@@ -37,3 +37,35 @@ def test_every_wording_of_the_knowledge_base_is_a_regex():
         for pattern in sig.patterns:
             for w in evaluate.wordings(pattern.regex):
                 re.compile(w)
+
+
+def _log(tmp_path, name: str, label: str, thread: str, text: str) -> "evaluate.Log":
+    path = tmp_path / f"{name}.log"
+    path.write_text(text)
+    return evaluate.Log(path, label, "error", thread)
+
+
+def test_a_message_part_only_the_held_out_thread_shows_leaves_the_classifiers_words(tmp_path):
+    """The classifier reads each signature's message as its own words: a part written from the held-out thread alone
+    would teach it that thread's wording, so the evaluation removes it as it removes that thread's patterns."""
+    import dataclasses
+
+    from trtdoctor.kb.load import load
+
+    sig = load().get("profile-dims-out-of-range")
+    message = "Static dimension mismatch while setting input shape / setInputShape: Runtime dimension does not satisfy " \
+              "any optimization profile / Profile NAME has MIN dimensions"
+    kb = evaluate.KnowledgeBase((dataclasses.replace(sig, message=message),), "test")
+    logs = [_log(tmp_path, "a", sig.id, "thread-a", "[E] Static dimension mismatch while setting input shape for x\n"),
+            _log(tmp_path, "b", sig.id, "thread-b", "[E] satisfyProfile Runtime dimension does not satisfy any "
+                                                     "optimization profile\n"),
+            _log(tmp_path, "c", sig.id, "thread-c", "[E] satisfyProfile Runtime dimension does not satisfy any "
+                                                     "optimization profile\n")]
+    messages = evaluate.message_support(kb, logs)
+    assert [threads for _, threads in messages[sig.id]] == [{"thread-a"}, {"thread-b", "thread-c"}, set()]
+    support = evaluate.pattern_support(kb, logs)
+    held_a = evaluate.ablate(kb, {"thread-a"}, support, messages).get(sig.id).message
+    assert held_a == "setInputShape: Runtime dimension does not satisfy any optimization profile / Profile NAME has " \
+                     "MIN dimensions"
+    # Another thread shows the second part: holding one of them out keeps it; a part no log shows stays.
+    assert evaluate.ablate(kb, {"thread-b"}, support, messages).get(sig.id).message == message
