@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from pathlib import Path
 
 from trtdoctor import pipeline
@@ -19,8 +20,9 @@ from trtdoctor.kb.load import _cache_dir, corpus_dir, shipped_dir
 from trtdoctor.match import Matcher
 
 # 2: consequence-only lines left out of the text; 3: balanced class weights; 4: wider error words; 5: the signatures'
-# own text weighted; 6: error-looking lines kept by the scanner whatever the signatures' literals
-_FORMAT = 6
+# own text weighted; 6: error-looking lines kept by the scanner whatever the signatures' literals; 7: the signatures'
+# text from their patterns' words, not their literals
+_FORMAT = 7
 
 
 def thread(url: str) -> str:
@@ -52,18 +54,32 @@ def log_docs(kb, corpus: Path) -> list[Doc]:
     return docs
 
 
-# Each signature's own text (its message and its patterns' literals) counts as this many documents: a wording no
+# Each signature's own text (its message and the words of its patterns) counts as this many documents: a wording no
 # pattern names shares more with the signature's own words than with any one log's. Held out by thread, the
-# first-named signature on the logs no pattern names went from 35 to 38 of 73 at three (C=50 instead: 37).
+# first-named signature on the logs no pattern names went from 35 to 38 of 73 at three (C=50 instead: 37; six
+# documents instead of three, later: no change).
 SIGNATURE_DOC_WEIGHT = 3
+
+# What a pattern says in words: its regex less the syntax (named groups, classes, escapes, repetition).
+_REGEX_SYNTAX = (re.compile(r"\(\?P<\w+>|\\[dDsSwWbB]|\[(?:\\.|[^\]])*\]"), re.compile(r"\\(.)"),
+                 re.compile(r"\(\?:|[()|?*+^$]|\{\d*,?\d*\}"))
+
+
+def regex_words(regex: str) -> str:
+    """``Could not (?:open|load) (?P<path>\\S+)\\.onnx`` -> ``Could not open load .onnx``."""
+    groups_and_classes, escaped, operators = _REGEX_SYNTAX
+    text = operators.sub(" ", escaped.sub(r"\1", groups_and_classes.sub(" ", regex)))
+    return fold(text)
 
 
 def signature_docs(kb) -> list[Doc]:
+    """The signatures' own words: the message, and every wording of every pattern. Words, not the patterns' literals:
+    a literal is what every match of a pattern contains, so it leaves out the words of its alternatives."""
     docs = []
     for sig in kb.signatures:
         if sig.kind != "error":
             continue
-        text = "\n".join([sig.message, *(lit for p in sig.patterns for lit in p.literals)])
+        text = "\n".join([sig.message, *(regex_words(p.regex) for p in sig.patterns)])
         docs += [Doc(fold(text), sig.id, f"kb:{sig.id}")] * SIGNATURE_DOC_WEIGHT
     return docs
 
