@@ -94,7 +94,8 @@ def evaluation(path: Path) -> str:
     if ho:
         lines += ["", f"Held out by source thread ({ho['folds']} folds; the classifier never sees the thread it is "
                   "tested on, and every wording learnt only from that thread is removed: each pattern is split into its "
-                  "alternatives, and one joined to another thread's wording is not kept for it). *Variants* are the held-out "
+                  "alternatives, and one joined to another thread's wording is not kept for it; so is each part of a signature's "
+                  "message, the classifier's reading of the signature, that only that thread shows). *Variants* are the held-out "
                   "logs that no remaining pattern names:", "",
                   "| matcher | top-1, all held-out logs | wrong diagnosis (not abstaining) | top-1, variants | negatives diagnosed |",
                   "| --- | ---: | ---: | ---: | ---: |"]
