@@ -207,3 +207,15 @@ def test_error_text_keeps_error_lines_worded_without_error():
     kept = error_text([parse_line(i + 1, t) for i, t in enumerate(texts)]).splitlines()
     assert len(kept) == 5
     assert not any("Loaded engine" in k or "Building the network" in k for k in kept)
+
+
+def test_a_signatures_text_has_the_words_of_every_alternative_of_its_patterns():
+    from trtdoctor.train import regex_words, signature_docs
+
+    assert regex_words(r"Could not (?:open|load) (?P<path>\S+)\.onnx") == "Could not open load .onnx"
+    assert regex_words(r"TopK:? K\b exceeds (?P<max>\d+)") == "TopK: K exceeds"
+    kb, _ = knowledge_base()
+    sig = kb.get("dynamic-input-no-profile")
+    (text,) = {d.text for d in signature_docs(kb) if d.label == sig.id}
+    # Both of ONNX Runtime's phrasings, though the pattern's literal is only what they share.
+    assert "Users need to specify" in text and "User needs to provide" in text
