@@ -313,12 +313,15 @@ def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher
     # TensorRT 10 repeats its shape checks at VERBOSE level in the words of real errors (its "SYMBOLIC CHECKS"),
     # also for builds that handle the case and succeed: a pattern matched only on such lines does not count,
     # unless its message is one TensorRT prints only at VERBOSE level.
-    counted = {h.pattern for h in hits if h.line.severity != "verbose" or sig.patterns[h.pattern].verbose}
+    lines_read: dict[int, set[int]] = {}   # pattern -> the numbers of the lines where its match counts
+    for h in hits:
+        if h.line.severity != "verbose" or sig.patterns[h.pattern].verbose:
+            lines_read.setdefault(h.pattern, set()).add(h.line.number)
     discounted: list[str] = []
     witnesses: list[int] = []
     for i in patterns_hit:
         pattern = sig.patterns[i]
-        if i not in counted:
+        if i not in lines_read:
             discounted.append("TensorRT printed it only at VERBOSE level, among its own checks of the network")
             continue
         # A pattern whose words have a harmless reading counts only when the log shows none of the lines that
@@ -338,11 +341,9 @@ def _diagnose(sig: Signature, hits: list[Hit], facts: LogFacts, matcher: Matcher
     # pattern counts first, and a pattern counts only when it matched some line that no stronger one had.
     miss, witnessed = 1.0, set()
     for i in sorted(witnesses, key=lambda i: (-sig.patterns[i].confidence, i)):
-        read = {h.line.number for h in hits
-                if h.pattern == i and (h.line.severity != "verbose" or sig.patterns[i].verbose)}
-        if read - witnessed:
+        if lines_read[i] - witnessed:
             miss *= 1.0 - sig.patterns[i].confidence
-            witnessed |= read
+            witnessed |= lines_read[i]
     confidence = min(0.99, 1.0 - miss)
 
     captures: dict[str, Any] = {}
