@@ -21,10 +21,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import evaluate as E  # noqa: E402
-from trtdoctor import classify, diagnose, pipeline, train  # noqa: E402
-from trtdoctor.errortext import classifier_text  # noqa: E402
+from trtdoctor import diagnose, train  # noqa: E402
 from trtdoctor.kb.load import load  # noqa: E402
-from trtdoctor.match import Matcher  # noqa: E402
 
 _INPUT: tuple | None = None   # shared with forked workers
 
@@ -32,21 +30,14 @@ _INPUT: tuple | None = None   # shared with forked workers
 def _fold(f: int) -> list[tuple[str, str, list[str]]]:
     kb, logs, fold_of, support, messages, docs = _INPUT
     held = {t for t, k in fold_of.items() if k == f}
-    train_kb = E.ablate(kb, held, support, messages)
-    knowledge = (train_kb, Matcher(train_kb))
-    model = classify.fit([d for d in docs if d.group not in held] + train.signature_docs(train_kb), calibrate=False)
+    knowledge, model = E.fold_knowledge(kb, held, support, messages, docs, calibrate=False)
     out = []
     for log in logs:
         if log.thread not in held or E.expected(log) == "none":
             continue   # negatives, warnings, consequences whose cause the log does not show
-        with open(log.path, "rb") as stream:
-            scanned = pipeline.scan_lines(stream, knowledge)
-        hits = knowledge[1].hits(scanned)
-        if any(h.signature == log.label for h in hits):
-            continue   # a pattern still names it: not a variant
-        text = classifier_text(scanned, train_kb, hits)
-        preds = model.predict(text, top=diagnose.CLASSIFIER_CANDIDATES + 1) if text else []
-        out.append((str(log.path.relative_to(ROOT)), log.label, [s for s, _ in diagnose.named_signatures(preds)]))
+        _, hits, preds = E.classifier_reading(log, knowledge, model)
+        if E.is_variant(log, hits):
+            out.append((str(log.path.relative_to(ROOT)), log.label, [s for s, _ in diagnose.named_signatures(preds)]))
     return out
 
 

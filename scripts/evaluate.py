@@ -302,31 +302,47 @@ def regex_spread(kb: KnowledgeBase, logs: list[Log], folds: int, partitions: int
             "min": min(tops), "max": max(tops)}
 
 
-_FOLD_INPUT: tuple | None = None   # (kb, settled logs, threads, fold_of, support, messages), shared with forked workers
+def fold_knowledge(kb: KnowledgeBase, held: set[str], support: dict, messages: dict, docs: list[classify.Doc],
+                   calibrate: bool = True) -> tuple[tuple, classify.Model]:
+    """The knowledge base and the classifier of a fold: neither has seen the held-out threads. ``docs`` are every
+    corpus log's documents (train.log_docs); the held-out threads' are left out here."""
+    # The classifier learns each signature's own words too (train.signature_docs): those written from the held-out
+    # threads go, as their patterns do, or the variants would be recognised by words their own thread taught.
+    train_kb = ablate(kb, held, support, messages)
+    model = classify.fit([d for d in docs if d.group not in held] + train.signature_docs(train_kb), calibrate=calibrate)
+    return (train_kb, Matcher(train_kb)), model
+
+
+def classifier_reading(log: Log, knowledge, model: classify.Model) -> tuple[list, list, list]:
+    """A log's scanned lines, its hits, and the classifier's reading of it (Model.predict, best first)."""
+    with open(log.path, "rb") as stream:
+        scanned = pipeline.scan_lines(stream, knowledge)
+    hits = knowledge[1].hits(scanned)
+    text = classifier_text(scanned, knowledge[0], hits)
+    return scanned, hits, model.predict(text, top=diagnose.CLASSIFIER_CANDIDATES + 1) if text else []
+
+
+def is_variant(log: Log, hits) -> bool:
+    """No remaining pattern of the log's own signature names it."""
+    return not any(h.signature == log.label for h in hits)
+
+
+_FOLD_INPUT: tuple | None = None   # (kb, settled logs, threads, fold_of, support, messages, docs), shared with workers
 
 
 def _fold_outcomes(f: int) -> list[dict]:
     """Explain the logs of fold ``f`` with knowledge that never saw its threads: one plain dict per log."""
-    kb, logs, threads, fold_of, support, messages = _FOLD_INPUT
+    kb, logs, threads, fold_of, support, messages, docs = _FOLD_INPUT
     held = {t for t in threads if fold_of[t] == f}
     test = [l for l in logs if l.thread in held]
     if not test:
         return []
-    # The classifier learns each signature's own words too (train.signature_docs): those written from the held-out
-    # threads go, as their patterns do, or the variants would be recognised by words their own thread taught.
-    train_kb = ablate(kb, held, support, messages)
-    knowledge = (train_kb, Matcher(train_kb))
-    docs = [d for d in train.log_docs(kb, CORPUS) if d.group not in held] + train.signature_docs(train_kb)
-    model = classify.fit(docs)
+    knowledge, model = fold_knowledge(kb, held, support, messages, docs)
     outcomes = []
     for log in test:
         regex_report = explain(log, knowledge, False)
         combined_report = explain(log, knowledge, True, model)
-        with open(log.path, "rb") as stream:
-            scanned = pipeline.scan_lines(stream, knowledge)
-        hits = knowledge[1].hits(scanned)
-        text = classifier_text(scanned, knowledge[0], hits)
-        preds = model.predict(text, top=diagnose.CLASSIFIER_CANDIDATES + 1) if text else []
+        scanned, hits, preds = classifier_reading(log, knowledge, model)
         pred = preds[0] if preds else ("none", 0.0, 0.0)
         # What the classifier would diagnose alone, were it allowed to (it only confirms and names candidates):
         # the figure that shows whether it could be trusted to.
@@ -338,7 +354,7 @@ def _fold_outcomes(f: int) -> list[dict]:
                    "classifier_top": [pred[0], round(pred[1], 3)],
                    "first_candidate": combined_report.candidates[0].id if combined_report.candidates else None}
         if log.kind != "negative":
-            outcome["variant"] = not any(h.signature == log.label for h in hits)
+            outcome["variant"] = is_variant(log, hits)
             outcome["classifier_named"] = [label for label, _ in diagnose.named_signatures(preds)]
             if log.cause and log.kind == "error" and got["combined"] == outcome["expected"]:
                 outcome["cause_right"] = cause_of(combined_report) == log.cause
@@ -351,7 +367,9 @@ def held_out(kb: KnowledgeBase, logs: list[Log], folds: int, jobs: int = 1) -> d
     support = pattern_support(kb, logs)
     threads = sorted({l.thread for l in logs})
     fold_of = {t: fold_of_thread(t, folds) for t in threads}
-    _FOLD_INPUT = (kb, [l for l in logs if l.settled], threads, fold_of, support, message_support(kb, logs))
+    # The corpus's documents are the same in every fold (each leaves its own threads out): made once, not per fold.
+    _FOLD_INPUT = (kb, [l for l in logs if l.settled], threads, fold_of, support, message_support(kb, logs),
+                   train.log_docs(kb, CORPUS))
     if jobs > 1:
         # Folds are independent (each trains its own classifier): run them in forked workers, which inherit
         # the loaded knowledge base instead of pickling it. Outcomes come back in fold order, as sequentially.
